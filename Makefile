@@ -1,0 +1,38 @@
+# Two commands for a fresh machine: `make demo` and `make test`. Both create .venv when it is
+# missing and (re)install the project when pyproject.toml changed; both are idempotent.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+PYTEST_ARGS ?=
+
+.PHONY: demo test lint bench thorough clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/python -m benchmarks.demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check jitcore jitcheck tests benchmarks conftest.py
+	$(BIN)/ruff format --check jitcore jitcheck tests benchmarks conftest.py
+
+# Under CI=true the `ci` Hypothesis profile (derandomized) is selected by conftest.py.
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
+
+# Long Hypothesis campaigns: many examples per property; not part of `make test`.
+thorough: $(STAMP)
+	$(BIN)/python -m pytest -q -n 2 --hypothesis-profile=thorough $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	$(BIN)/python -m pytest benchmarks -q -p no:xdist --benchmark-only $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) build *.egg-info reports .benchmarks

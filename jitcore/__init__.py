@@ -1,0 +1,24 @@
+"""jitcore: a just-in-time compiler for numerical Python, built on llvmlite.
+
+    from jitcore import jit
+
+    @jit
+    def f(x: float, n: int) -> float: ...
+"""
+
+from jitcore.api import ExecutionMode, JitOptions, jit
+from jitcore.errors import InternalCompilerError, JitError, SourceLoc, TypingError, UnsupportedError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ExecutionMode",
+    "InternalCompilerError",
+    "JitError",
+    "JitOptions",
+    "SourceLoc",
+    "TypingError",
+    "UnsupportedError",
+    "__version__",
+    "jit",
+]

@@ -1,0 +1,651 @@
+"""Stage `codegen`: low IR -> an `llvmlite.ir.Module`.
+
+In:  a lowered `ir.Function` (machine-level operations only).
+Out: an LLVM module holding
+     * the kernel `ptr @<symbol>(ptr %ret, <args>)`: it writes its result through `%ret` and
+       returns null, or returns a pointer to a constant exception descriptor
+       `{ptr exception-class slot, ptr message}` that callers propagate unchanged;
+     * the Python entry point `ptr @<symbol>.py(ptr self, ptr args, i64 nargs)` (the
+       METH_FASTCALL convention): it unboxes the Python arguments itself, calls the kernel and
+       boxes the result, so a call from Python never goes through ctypes.
+Only this module, `llvm_opt` and `machine_code` touch llvmlite.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from llvmlite import ir as ll
+
+from jitcore.errors import InternalCompilerError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.parse import MISSING
+
+PTR = ll.PointerType()
+I1, I8, I32, I64, I128 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64), ll.IntType(128)
+F32, F64 = ll.FloatType(), ll.DoubleType()
+NULL = ll.Constant(PTR, None)
+
+_LLVM_INTRINSICS = {"sqrt", "floor", "ceil", "trunc", "fabs", "copysign", "roundeven", "pow", "exp",
+                    "exp2", "log", "log2", "log10", "sin", "cos", "fma", "minnum", "maxnum"}
+_LIBM = {"tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
+         "log1p", "erf", "erfc", "tgamma", "lgamma", "hypot", "atan2", "cbrt"}
+_INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_FLOAT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "uno": "uno"}
+
+
+def llvm_type(t: T.Type) -> ll.Type:
+    """The LLVM representation of an IR type (in registers)."""
+    if isinstance(t, T.Scalar):
+        if t.is_bool:
+            return I1
+        if t.is_int:
+            return ll.IntType(t.bits)
+        if t.is_float:
+            return F32 if t.bits == 32 else F64
+        part = F32 if t.bits == 64 else F64
+        return ll.LiteralStructType([part, part])
+    if isinstance(t, T.Tuple):
+        return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.NoneType | T.Opaque):
+        return I8
+    raise InternalCompilerError(f"no LLVM type for {t}")
+
+
+@dataclass
+class CodegenOptions:
+    fastmath: bool = False
+
+
+@dataclass
+class GeneratedModule:
+    module: ll.Module
+    kernel: str  # symbol of the kernel
+    entry: str  # symbol of the Python entry point
+    callees: list[str] = field(default_factory=list)
+
+
+def generate_module(fn: ir.Function, symbol: str, options: CodegenOptions) -> GeneratedModule:
+    """Emit the kernel and its Python entry point for a lowered function (the `codegen` stage)."""
+    module = ll.Module(name=symbol)
+    gen = _FunctionGen(module, fn, symbol, options)
+    gen.emit()
+    _emit_python_entry(module, fn, gen.kernel, f"{symbol}.py")
+    return GeneratedModule(module, symbol, f"{symbol}.py", sorted(gen.callees))
+
+
+class _FunctionGen:
+    def __init__(self, module: ll.Module, fn: ir.Function, symbol: str, options: CodegenOptions) -> None:
+        self.module = module
+        self.fn = fn
+        self.options = options
+        self.flags = ("fast",) if options.fastmath else ()
+        arg_types = [llvm_type(a.type) for a in fn.args]  # type: ignore[arg-type]
+        fnty = ll.FunctionType(PTR, [PTR, *arg_types])
+        self.kernel = ll.Function(module, fnty, name=symbol)
+        self.kernel.args[0].name = "ret"
+        self.kernel.args[0].add_attribute("noalias")
+        self.values: dict[ir.Value, ll.Value] = {}
+        for arg, llarg in zip(fn.args, self.kernel.args[1:]):
+            llarg.name = arg.name
+            self.values[arg] = llarg
+        self.blocks = {b: self.kernel.append_basic_block(b.label) for b in fn.blocks}
+        self.alloca_block = self.blocks[fn.entry]
+        self.callees: set[str] = set()
+        self.exc_descriptors: dict[tuple[str, str], ll.GlobalVariable] = {}
+        self.b: ll.IRBuilder = ll.IRBuilder()
+
+    # --- driver ---------------------------------------------------------------------------
+
+    def emit(self) -> None:
+        phis: list[tuple[ir.Phi, ll.PhiInstr]] = []
+        for block in self.fn.reverse_postorder():
+            self.b.position_at_end(self.blocks[block])
+            for instr in block.instrs:
+                try:
+                    if isinstance(instr, ir.Phi):
+                        llphi = self.b.phi(llvm_type(instr.type), name=instr.name)  # type: ignore[arg-type]
+                        phis.append((instr, llphi))
+                        self.values[instr] = llphi
+                    else:
+                        self.values[instr] = self.instr(instr)
+                except InternalCompilerError:
+                    raise
+                except Exception as exc:
+                    raise InternalCompilerError(
+                        f"codegen failed on `{instr.opcode}` ({type(exc).__name__}: {exc})", loc=instr.loc
+                    ) from exc
+            self.terminator(block.terminator)  # type: ignore[arg-type]
+        for phi, llphi in phis:
+            for pred, value in phi.incoming.items():
+                llphi.add_incoming(self.value(value), self.blocks[pred])
+        for block in self.fn.blocks:
+            if block not in self.values and not self.blocks[block].is_terminated:
+                with self.b.goto_block(self.blocks[block]):
+                    self.b.unreachable()
+
+    def value(self, v: ir.Value) -> ll.Value:
+        if isinstance(v, ir.Const):
+            return self.const(v.value, v.type)  # type: ignore[arg-type]
+        try:
+            return self.values[v]
+        except KeyError:
+            raise InternalCompilerError(f"value {getattr(v, 'name', v)!r} used before it is defined") from None
+
+    def const(self, value: object, t: T.Type) -> ll.Constant:
+        lt = llvm_type(t)
+        if value is MISSING:
+            return ll.Constant(lt, None)
+        if isinstance(t, T.Scalar):
+            if t.is_complex:
+                c = complex(value)  # type: ignore[arg-type]
+                part = lt.elements[0]
+                return ll.Constant(lt, [ll.Constant(part, c.real), ll.Constant(part, c.imag)])
+            if t.is_float:
+                return ll.Constant(lt, float(value))  # type: ignore[arg-type]
+            if t.is_bool:
+                return ll.Constant(I1, int(bool(value)))
+            iv = int(value)  # type: ignore[call-overload]
+            if iv < 0:
+                iv &= (1 << t.bits) - 1
+            return ll.Constant(lt, iv)
+        if isinstance(t, T.Tuple):
+            return ll.Constant(lt, [self.const(x, it) for x, it in zip(value, t.items)])  # type: ignore[call-overload]
+        return ll.Constant(lt, 0)
+
+    # --- instructions ---------------------------------------------------------------------
+
+    def instr(self, instr: ir.Instr) -> ll.Value:
+        b = self.b
+        name = instr.name
+        match instr:
+            case ir.BinOp(op=op, lhs=lhs, rhs=rhs):
+                return self.binop(op, self.value(lhs), self.value(rhs), lhs.type, name)  # type: ignore[arg-type]
+            case ir.Compare(op=op, lhs=lhs, rhs=rhs):
+                return self.compare(op, self.value(lhs), self.value(rhs), lhs.type, name)  # type: ignore[arg-type]
+            case ir.UnaryOp(op="neg", operand=x):
+                return self.negate(self.value(x), x.type, name)  # type: ignore[arg-type]
+            case ir.Cast(value=v):
+                return self.cast(self.value(v), v.type, instr.type, name)  # type: ignore[arg-type]
+            case ir.Select(cond=c, if_true=x, if_false=y):
+                return b.select(self.value(c), self.value(x), self.value(y), name=name)
+            case ir.MakeTuple(items=items):
+                agg: ll.Value = ll.Constant(llvm_type(instr.type), ll.Undefined)  # type: ignore[arg-type]
+                for i, item in enumerate(items):
+                    agg = b.insert_value(agg, self.value(item), i)
+                return agg
+            case ir.Intrinsic(fn=fn, args=args, attrs=attrs):
+                return self.intrinsic(fn, [self.value(a) for a in args], [a.type for a in args], instr.type, attrs, name)  # type: ignore[arg-type]
+            case ir.NativeCall(symbol=symbol, args=args):
+                return self.native_call(symbol, [self.value(a) for a in args], instr.type, name)  # type: ignore[arg-type]
+        raise InternalCompilerError(f"`{instr.opcode}` reached codegen unlowered", loc=instr.loc)
+
+    def binop(self, op: str, x: ll.Value, y: ll.Value, t: T.Scalar, name: str) -> ll.Value:
+        b = self.b
+        if t.is_complex:
+            return self.complex_binop(op, x, y, name)
+        if t.is_float:
+            fops = {"add": b.fadd, "sub": b.fsub, "mul": b.fmul, "div": b.fdiv}
+            if op in fops:
+                return fops[op](x, y, name=name, flags=self.flags)
+            if op == "frem":
+                return b.frem(x, y, name=name)
+        else:
+            signed = t.is_signed
+            iops = {
+                "add": b.add, "sub": b.sub, "mul": b.mul, "and": b.and_, "or": b.or_, "xor": b.xor,
+                "shl": b.shl, "tdiv": b.sdiv if signed else b.udiv, "trem": b.srem if signed else b.urem,
+                "shr": b.ashr if signed else b.lshr,
+            }
+            if op in iops:
+                return iops[op](x, y, name=name)
+        raise InternalCompilerError(f"no machine operation {op} for {t}")
+
+    def complex_binop(self, op: str, x: ll.Value, y: ll.Value, name: str) -> ll.Value:
+        b = self.b
+        a, bb = b.extract_value(x, 0), b.extract_value(x, 1)
+        c, d = b.extract_value(y, 0), b.extract_value(y, 1)
+        if op == "add":
+            re, im = b.fadd(a, c, flags=self.flags), b.fadd(bb, d, flags=self.flags)
+        elif op == "sub":
+            re, im = b.fsub(a, c, flags=self.flags), b.fsub(bb, d, flags=self.flags)
+        elif op == "mul":
+            re = b.fsub(b.fmul(a, c, flags=self.flags), b.fmul(bb, d, flags=self.flags), flags=self.flags)
+            im = b.fadd(b.fmul(a, d, flags=self.flags), b.fmul(bb, c, flags=self.flags), flags=self.flags)
+        else:
+            raise InternalCompilerError(f"no complex machine operation {op}")
+        agg = b.insert_value(ll.Constant(x.type, ll.Undefined), re, 0)
+        return b.insert_value(agg, im, 1, name=name)
+
+    def compare(self, op: str, x: ll.Value, y: ll.Value, t: T.Scalar, name: str) -> ll.Value:
+        b = self.b
+        if isinstance(t, T.Scalar) and t.is_complex:
+            re = b.fcmp_ordered("==", b.extract_value(x, 0), b.extract_value(y, 0))
+            im = b.fcmp_ordered("==", b.extract_value(x, 1), b.extract_value(y, 1))
+            eq = b.and_(re, im)
+            return eq if op == "eq" else b.not_(eq, name=name)
+        if isinstance(t, T.Scalar) and t.is_float:
+            if op == "ne" or op == "uno":
+                return b.fcmp_unordered(_FLOAT_CMP[op], x, y, name=name)
+            return b.fcmp_ordered(_FLOAT_CMP[op], x, y, name=name)
+        if isinstance(t, T.Scalar) and t.is_signed:
+            return b.icmp_signed(_INT_CMP[op], x, y, name=name)
+        return b.icmp_unsigned(_INT_CMP[op], x, y, name=name)
+
+    def negate(self, x: ll.Value, t: T.Scalar, name: str) -> ll.Value:
+        b = self.b
+        if t.is_complex:
+            agg = b.insert_value(ll.Constant(x.type, ll.Undefined), b.fneg(b.extract_value(x, 0)), 0)
+            return b.insert_value(agg, b.fneg(b.extract_value(x, 1)), 1, name=name)
+        if t.is_float:
+            return b.fneg(x, name=name)
+        return b.neg(x, name=name)
+
+    def cast(self, x: ll.Value, src: T.Type, dst: T.Type, name: str) -> ll.Value:
+        b = self.b
+        if src == dst:
+            return x
+        if isinstance(src, T.Tuple) and isinstance(dst, T.Tuple):
+            agg: ll.Value = ll.Constant(llvm_type(dst), ll.Undefined)
+            for i, (s, d) in enumerate(zip(src.items, dst.items)):
+                agg = b.insert_value(agg, self.cast(b.extract_value(x, i), s, d, ""), i)
+            return agg
+        assert isinstance(src, T.Scalar) and isinstance(dst, T.Scalar), (src, dst)
+        lt = llvm_type(dst)
+        if dst.is_complex:
+            part_t = T.complex_part(dst)
+            if src.is_complex:
+                re = self.cast(b.extract_value(x, 0), T.complex_part(src), part_t, "")
+                im = self.cast(b.extract_value(x, 1), T.complex_part(src), part_t, "")
+            else:
+                re = self.cast(x, src, part_t, "")
+                im = ll.Constant(llvm_type(part_t), 0.0)
+            agg = b.insert_value(ll.Constant(lt, ll.Undefined), re, 0)
+            return b.insert_value(agg, im, 1, name=name)
+        if src.is_complex:  # to a real type: the real part (NumPy's cast)
+            return self.cast(b.extract_value(x, 0), T.complex_part(src), dst, name)
+        if dst.is_bool:
+            if src.is_float:
+                return b.fcmp_unordered("!=", x, ll.Constant(x.type, 0.0), name=name)
+            return b.icmp_unsigned("!=", x, ll.Constant(x.type, 0), name=name)
+        if dst.is_float:
+            if src.is_float:
+                return b.fpext(x, lt, name=name) if dst.bits > src.bits else b.fptrunc(x, lt, name=name)
+            if src.is_signed:
+                return b.sitofp(x, lt, name=name)
+            return b.uitofp(x, lt, name=name)
+        # integer destination
+        if src.is_float:
+            return b.fptosi(x, lt, name=name) if dst.is_signed else b.fptoui(x, lt, name=name)
+        src_bits = 1 if src.is_bool else src.bits
+        if dst.bits == src_bits:
+            return x
+        if dst.bits < src_bits:
+            return b.trunc(x, lt, name=name)
+        return b.sext(x, lt, name=name) if src.is_signed else b.zext(x, lt, name=name)
+
+    # --- intrinsics -----------------------------------------------------------------------
+
+    def intrinsic(self, fn: str, args: list[ll.Value], arg_types: list[T.Type], out: T.Type,
+                  attrs: tuple, name: str) -> ll.Value:
+        b = self.b
+        if fn in _LLVM_INTRINSICS:
+            ft = args[0].type
+            callee = self.module.declare_intrinsic(f"llvm.{fn}", [ft])
+            return b.call(callee, args, name=name, fastmath=self.flags)
+        if fn in _LIBM:
+            ft = args[0].type
+            cname = fn + ("f" if ft == F32 else "")
+            callee = self._declare(cname, ll.FunctionType(ft, [a.type for a in args]))
+            return b.call(callee, args, name=name)
+        if fn == "frem":
+            return b.frem(args[0], args[1], name=name)
+        if fn == "creal":
+            return b.extract_value(args[0], 0, name=name)
+        if fn == "cimag":
+            return b.extract_value(args[0], 1, name=name)
+        if fn == "complex":
+            lt = llvm_type(out)
+            agg = b.insert_value(ll.Constant(lt, ll.Undefined), args[0], 0)
+            return b.insert_value(agg, args[1], 1, name=name)
+        if fn == "extract":
+            return b.extract_value(args[0], attrs[0], name=name)
+        if fn == "extract_dyn":
+            slot = self.alloca(args[0].type)
+            b.store(args[0], slot)
+            ptr = b.gep(slot, [I32(0), args[1]], inbounds=True, source_etype=args[0].type)
+            return b.load(ptr, name=name, typ=llvm_type(out))
+        if fn in {"ipow", "powmod", "gcd"}:
+            helper = _helper(self.module, fn, args[0].type, arg_types[0])
+            return b.call(helper, args, name=name)
+        raise InternalCompilerError(f"unknown intrinsic {fn}")
+
+    def _declare(self, cname: str, fnty: ll.FunctionType) -> ll.Function:
+        existing = self.module.globals.get(cname)
+        if existing is not None:
+            return existing
+        return ll.Function(self.module, fnty, name=cname)
+
+    def alloca(self, t: ll.Type) -> ll.Value:
+        with self.b.goto_entry_block():
+            return self.b.alloca(t)
+
+    def native_call(self, symbol: str, args: list[ll.Value], out: T.Type, name: str) -> ll.Value:
+        b = self.b
+        out_t = llvm_type(out)
+        callee = self.module.globals.get(symbol)
+        if callee is None:
+            callee = ll.Function(self.module, ll.FunctionType(PTR, [PTR, *[a.type for a in args]]), name=symbol)
+        self.callees.add(symbol)
+        slot = self.alloca(out_t)
+        status = b.call(callee, [slot, *args])
+        failed = b.icmp_unsigned("!=", status, NULL)
+        with b.if_then(failed, likely=False):
+            b.ret(status)
+        return b.load(slot, name=name, typ=out_t)
+
+    # --- terminators ----------------------------------------------------------------------
+
+    def terminator(self, term: ir.Terminator) -> None:
+        b = self.b
+        match term:
+            case ir.Jump(target=t):
+                b.branch(self.blocks[t])
+            case ir.Branch(cond=c, if_true=t, if_false=f):
+                b.cbranch(self.value(c), self.blocks[t], self.blocks[f])
+            case ir.Return(value=v):
+                if not isinstance(self.fn.return_type, T.NoneType):
+                    b.store(self.value(v), self.kernel.args[0])
+                b.ret(NULL)
+            case ir.Raise(exc=exc, message=msg):
+                b.ret(self.exception_descriptor(exc, msg))
+            case _:
+                raise InternalCompilerError(f"unknown terminator {term!r}")
+
+    def exception_descriptor(self, exc: type, message: str) -> ll.Value:
+        key = (exc.__name__, message)
+        if key not in self.exc_descriptors:
+            slot = exception_slot(self.module, exc)
+            data = bytearray(message.encode("utf-8") + b"\0")
+            text = ll.GlobalVariable(self.module, ll.ArrayType(I8, len(data)), name=self.module.get_unique_name("msg"))
+            text.global_constant = True
+            text.linkage = "private"
+            text.initializer = ll.Constant(ll.ArrayType(I8, len(data)), data)
+            desc_t = ll.LiteralStructType([PTR, PTR])
+            desc = ll.GlobalVariable(self.module, desc_t, name=self.module.get_unique_name("exc"))
+            desc.global_constant = True
+            desc.linkage = "private"
+            desc.initializer = ll.Constant(desc_t, [slot, text])
+            self.exc_descriptors[key] = desc
+        return self.exc_descriptors[key]
+
+
+def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
+    """The `PyObject *PyExc_<Name>` global of a built-in exception class."""
+    import builtins
+
+    if getattr(builtins, exc.__name__, None) is not exc:
+        raise InternalCompilerError(f"only built-in exceptions can be raised, not {exc.__qualname__}")
+    name = f"PyExc_{exc.__name__}"
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    return ll.GlobalVariable(module, PTR, name=name)
+
+
+# --- helpers emitted once per module ------------------------------------------------------
+
+
+def _helper(module: ll.Module, kind: str, lt: ll.Type, t: T.Type) -> ll.Function:
+    name = f"jitcore.{kind}.{lt}"
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    signed = isinstance(t, T.Scalar) and t.is_signed
+    if kind == "ipow":
+        return _emit_ipow(module, name, lt)
+    if kind == "gcd":
+        return _emit_gcd(module, name, lt, signed)
+    return _emit_powmod(module, name)
+
+
+def _emit_ipow(module: ll.Module, name: str, lt: ll.Type) -> ll.Function:
+    """base ** exp by squaring (exp >= 0), wrapping on overflow."""
+    fn = ll.Function(module, ll.FunctionType(lt, [lt, lt]), name=name)
+    fn.linkage = "internal"
+    entry, loop, done = fn.append_basic_block("entry"), fn.append_basic_block("loop"), fn.append_basic_block("done")
+    b = ll.IRBuilder(entry)
+    b.branch(loop)
+    b.position_at_end(loop)
+    acc = b.phi(lt)
+    base = b.phi(lt)
+    exp = b.phi(lt)
+    acc.add_incoming(ll.Constant(lt, 1), entry)
+    base.add_incoming(fn.args[0], entry)
+    exp.add_incoming(fn.args[1], entry)
+    odd = b.trunc(exp, I1)
+    new_acc = b.select(odd, b.mul(acc, base), acc)
+    new_exp = b.lshr(exp, ll.Constant(lt, 1))
+    new_base = b.mul(base, base)
+    acc.add_incoming(new_acc, loop)
+    base.add_incoming(new_base, loop)
+    exp.add_incoming(new_exp, loop)
+    b.cbranch(b.icmp_unsigned("==", new_exp, ll.Constant(lt, 0)), done, loop)
+    b.position_at_end(done)
+    b.ret(new_acc)
+    return fn
+
+
+def _emit_gcd(module: ll.Module, name: str, lt: ll.Type, signed: bool) -> ll.Function:
+    """Euclid on absolute values; the result is non-negative, as math.gcd's."""
+    fn = ll.Function(module, ll.FunctionType(lt, [lt, lt]), name=name)
+    fn.linkage = "internal"
+    entry, loop, body, done = (fn.append_basic_block(n) for n in ("entry", "loop", "body", "done"))
+    b = ll.IRBuilder(entry)
+    zero = ll.Constant(lt, 0)
+
+    def absval(x: ll.Value) -> ll.Value:
+        return b.select(b.icmp_signed("<", x, zero), b.neg(x), x) if signed else x
+
+    a0, b0 = absval(fn.args[0]), absval(fn.args[1])
+    b.branch(loop)
+    b.position_at_end(loop)
+    x = b.phi(lt)
+    y = b.phi(lt)
+    x.add_incoming(a0, entry)
+    y.add_incoming(b0, entry)
+    b.cbranch(b.icmp_unsigned("==", y, zero), done, body)
+    b.position_at_end(body)
+    r = b.urem(x, y)
+    x.add_incoming(y, body)
+    y.add_incoming(r, body)
+    b.branch(loop)
+    b.position_at_end(done)
+    b.ret(x)
+    return fn
+
+
+def _emit_powmod(module: ll.Module, name: str) -> ll.Function:
+    """pow(base, exp, mod) for exp >= 0, mod != 0, with Python's sign rule, in 128-bit."""
+    fn = ll.Function(module, ll.FunctionType(I64, [I64, I64, I64]), name=name)
+    fn.linkage = "internal"
+    entry, loop, done = fn.append_basic_block("entry"), fn.append_basic_block("loop"), fn.append_basic_block("done")
+    b = ll.IRBuilder(entry)
+    m = b.sext(fn.args[2], I128)
+    zero = ll.Constant(I128, 0)
+
+    def pymod(x: ll.Value) -> ll.Value:
+        r = b.srem(x, m)
+        fix = b.and_(b.icmp_signed("!=", r, zero), b.icmp_signed("<", b.xor(r, m), zero))
+        return b.select(fix, b.add(r, m), r)
+
+    base0 = pymod(b.sext(fn.args[0], I128))
+    acc0 = pymod(ll.Constant(I128, 1))
+    exp0 = fn.args[1]
+    is_zero_exp = b.icmp_signed("==", exp0, ll.Constant(I64, 0))
+    b.cbranch(is_zero_exp, done, loop)
+    b.position_at_end(loop)
+    acc = b.phi(I128)
+    base = b.phi(I128)
+    exp = b.phi(I64)
+    acc.add_incoming(acc0, entry)
+    base.add_incoming(base0, entry)
+    exp.add_incoming(exp0, entry)
+    odd = b.trunc(exp, I1)
+    new_acc = b.select(odd, pymod(b.mul(acc, base)), acc)
+    new_base = pymod(b.mul(base, base))
+    new_exp = b.lshr(exp, ll.Constant(I64, 1))
+    acc.add_incoming(new_acc, loop)
+    base.add_incoming(new_base, loop)
+    exp.add_incoming(new_exp, loop)
+    b.cbranch(b.icmp_unsigned("==", new_exp, ll.Constant(I64, 0)), done, loop)
+    b.position_at_end(done)
+    result = b.phi(I128)
+    result.add_incoming(acc0, entry)
+    result.add_incoming(new_acc, loop)
+    b.ret(b.trunc(result, I64))
+    return fn
+
+
+# --- the Python entry point ----------------------------------------------------------------
+
+
+class _CAPI:
+    """Declarations of the CPython C-API functions the entry point calls."""
+
+    SIGNATURES = {
+        "PyLong_AsLongLong": (I64, [PTR]),
+        "PyLong_AsUnsignedLongLongMask": (I64, [PTR]),
+        "PyLong_FromLongLong": (PTR, [I64]),
+        "PyLong_FromUnsignedLongLong": (PTR, [I64]),
+        "PyFloat_AsDouble": (F64, [PTR]),
+        "PyFloat_FromDouble": (PTR, [F64]),
+        "PyBool_FromLong": (PTR, [I64]),
+        "PyObject_IsTrue": (I32, [PTR]),
+        "PyComplex_FromDoubles": (PTR, [F64, F64]),
+        "PyComplex_AsCComplex": (ll.LiteralStructType([F64, F64]), [PTR]),
+        "PyErr_Occurred": (PTR, []),
+        "PyErr_SetString": (ll.VoidType(), [PTR, PTR]),
+        "PyTuple_New": (PTR, [I64]),
+        "PyTuple_SetItem": (I32, [PTR, I64, PTR]),
+        "PyTuple_GetItem": (PTR, [PTR, I64]),
+        "Py_IncRef": (ll.VoidType(), [PTR]),
+        "Py_DecRef": (ll.VoidType(), [PTR]),
+    }
+
+    def __init__(self, module: ll.Module) -> None:
+        self.module = module
+
+    def __getattr__(self, name: str) -> ll.Function:
+        existing = self.module.globals.get(name)
+        if existing is not None:
+            return existing
+        ret, args = self.SIGNATURES[name]
+        return ll.Function(self.module, ll.FunctionType(ret, args), name=name)
+
+
+def _emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, name: str) -> None:
+    entry_fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR, I64]), name=name)
+    b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
+    api = _CAPI(module)
+    fail = entry_fn.append_basic_block("fail")
+    args_ptr = entry_fn.args[1]
+    values = []
+    for i, arg in enumerate(fn.args):
+        obj = b.load(b.gep(args_ptr, [I64(i)], source_etype=PTR), typ=PTR)
+        values.append(_unbox(b, api, obj, arg.type, fail))  # type: ignore[arg-type]
+    ret_t = llvm_type(fn.return_type)  # type: ignore[arg-type]
+    with b.goto_entry_block():
+        slot = b.alloca(ret_t)
+    status = b.call(kernel, [slot, *values])
+    raised = entry_fn.append_basic_block("raised")
+    ok = entry_fn.append_basic_block("ok")
+    b.cbranch(b.icmp_unsigned("!=", status, NULL), raised, ok)
+    b.position_at_end(raised)
+    desc_t = ll.LiteralStructType([PTR, PTR])
+    exc_slot = b.load(b.gep(status, [I32(0), I32(0)], source_etype=desc_t), typ=PTR)
+    message = b.load(b.gep(status, [I32(0), I32(1)], source_etype=desc_t), typ=PTR)
+    b.call(api.PyErr_SetString, [b.load(exc_slot, typ=PTR), message])
+    b.ret(NULL)
+    b.position_at_end(ok)
+    result = b.load(slot, typ=ret_t)
+    b.ret(_box(b, api, result, fn.return_type))  # type: ignore[arg-type]
+    b.position_at_end(fail)
+    b.ret(NULL)
+
+
+def _check_error(b: ll.IRBuilder, api: _CAPI, value: ll.Value, sentinel: ll.Constant, fail: ll.Block) -> None:
+    """C-API convention: a sentinel result plus a set error means failure."""
+    is_sentinel = b.fcmp_ordered("==", value, sentinel) if isinstance(value.type, ll.DoubleType) else \
+        b.icmp_signed("==", value, sentinel)
+    with b.if_then(is_sentinel, likely=False):
+        occurred = b.call(api.PyErr_Occurred, [])
+        cont = b.append_basic_block("noerror")
+        b.cbranch(b.icmp_unsigned("!=", occurred, NULL), fail, cont)
+        b.position_at_end(cont)
+
+
+def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block) -> ll.Value:
+    if isinstance(t, T.Scalar):
+        if t.is_bool:
+            truth = b.call(api.PyObject_IsTrue, [obj])
+            _check_error(b, api, truth, ll.Constant(I32, -1), fail)
+            return b.icmp_signed("!=", truth, ll.Constant(I32, 0))
+        if t.is_int:
+            getter = api.PyLong_AsLongLong if t.is_signed else api.PyLong_AsUnsignedLongLongMask
+            v = b.call(getter, [obj])
+            _check_error(b, api, v, ll.Constant(I64, -1), fail)
+            return b.trunc(v, ll.IntType(t.bits)) if t.bits < 64 else v
+        if t.is_float:
+            v = b.call(api.PyFloat_AsDouble, [obj])
+            _check_error(b, api, v, ll.Constant(F64, -1.0), fail)
+            return b.fptrunc(v, F32) if t.bits == 32 else v
+        c = b.call(api.PyComplex_AsCComplex, [obj])
+        _check_error(b, api, b.extract_value(c, 0), ll.Constant(F64, -1.0), fail)
+        if t.bits == 64:
+            agg = b.insert_value(ll.Constant(llvm_type(t), ll.Undefined), b.fptrunc(b.extract_value(c, 0), F32), 0)
+            return b.insert_value(agg, b.fptrunc(b.extract_value(c, 1), F32), 1)
+        return c
+    if isinstance(t, T.Tuple):
+        agg = ll.Constant(llvm_type(t), ll.Undefined)
+        for i, item_t in enumerate(t.items):
+            item = b.call(api.PyTuple_GetItem, [obj, I64(i)])
+            agg = b.insert_value(agg, _unbox(b, api, item, item_t, fail), i)
+        return agg
+    if isinstance(t, T.NoneType):
+        return ll.Constant(I8, 0)
+    raise InternalCompilerError(f"cannot unbox arguments of type {t}")
+
+
+def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
+    if isinstance(t, T.Scalar):
+        if t.is_bool:
+            return b.call(api.PyBool_FromLong, [b.zext(v, I64)])
+        if t.is_int:
+            wide = v if t.bits == 64 else (b.sext(v, I64) if t.is_signed else b.zext(v, I64))
+            return b.call(api.PyLong_FromLongLong if t.is_signed else api.PyLong_FromUnsignedLongLong, [wide])
+        if t.is_float:
+            return b.call(api.PyFloat_FromDouble, [v if t.bits == 64 else b.fpext(v, F64)])
+        re, im = b.extract_value(v, 0), b.extract_value(v, 1)
+        if t.bits == 64:
+            re, im = b.fpext(re, F64), b.fpext(im, F64)
+        return b.call(api.PyComplex_FromDoubles, [re, im])
+    if isinstance(t, T.Tuple):
+        tup = b.call(api.PyTuple_New, [I64(len(t.items))])
+        for i, item_t in enumerate(t.items):
+            item = _box(b, api, b.extract_value(v, i), item_t)
+            b.call(api.PyTuple_SetItem, [tup, I64(i), item])
+        return tup
+    if isinstance(t, T.NoneType):
+        none = module_global(b.module, "_Py_NoneStruct", I8)
+        b.call(api.Py_IncRef, [none])
+        return none
+    raise InternalCompilerError(f"cannot return values of type {t} to Python")
+
+
+def module_global(module: ll.Module, name: str, t: ll.Type) -> ll.GlobalVariable:
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    return ll.GlobalVariable(module, t, name=name)

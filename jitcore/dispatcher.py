@@ -1,0 +1,442 @@
+"""The dispatcher: argument types -> compiled specialization -> native entry point.
+
+A call computes a cheap type key from the arguments (the Python type; item types for tuples;
+dtype, ndim and layout for arrays), looks up the specialization compiled for it, and calls its
+native entry point, a built-in function whose C code unboxes the arguments itself. A new key
+compiles a new specialization; a known key never recompiles.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from jitcore import pipeline, typeinfer
+from jitcore.api import ExecutionMode, JitOptions
+from jitcore.errors import JitError, TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.lib.registry import Operand, Resolved
+from jitcore.parse import MISSING, ParsedFunction, parse_function
+
+
+class JitFallbackWarning(UserWarning):
+    """AUTO mode ran a function as Python because it could not be compiled."""
+
+
+_PY_SCALARS: dict[type, T.Type] = {
+    int: T.I64,
+    float: T.F64,
+    bool: T.BOOL,
+    complex: T.C128,
+    type(None): T.NONE,
+}
+_NP_SCALARS: dict[type, T.Scalar] = {
+    np.bool_: T.BOOL, np.int8: T.I8, np.int16: T.I16, np.int32: T.I32, np.int64: T.I64,
+    np.uint8: T.U8, np.uint16: T.U16, np.uint32: T.U32, np.uint64: T.U64,
+    np.float32: T.F32, np.float64: T.F64, np.complex64: T.C64, np.complex128: T.C128,
+}
+SUPPORTED_ARGUMENTS = "int, float, bool, complex, None, NumPy scalars, and tuples of these"
+
+
+def typeof(value: object, name: str = "argument") -> T.Type:
+    """The IR type of a Python argument; TypeError naming the argument if unsupported."""
+    t = _PY_SCALARS.get(type(value)) or _NP_SCALARS.get(type(value))  # type: ignore[call-overload]
+    if t is not None:
+        return t
+    if isinstance(value, tuple):
+        return T.Tuple(tuple(typeof(v, f"{name}[{i}]") for i, v in enumerate(value)))
+    raise TypeError(
+        f"argument `{name}` has unsupported type {type(value).__name__}; "
+        f"jitcore supports {SUPPORTED_ARGUMENTS}"
+    )
+
+
+def _type_key(value: object) -> object:
+    """A cheap hashable key that determines `typeof(value)`."""
+    t = type(value)
+    if t is tuple:
+        return (tuple, *map(_type_key, value))  # type: ignore[call-overload]
+    return t
+
+
+_NUMPY_RESULT = {T.F32, T.I8, T.I16, T.I32, T.U8, T.U16, T.U32, T.U64, T.C64}
+
+
+@dataclass
+class Overload:
+    """One compiled specialization."""
+
+    signature: tuple[T.Type, ...]
+    return_type: T.Type
+    symbol: str
+    record: pipeline.CompileRecord
+    native: Callable[..., Any] | None = None
+    keep_alive: object = None
+    wrap_result: Callable[[Any], Any] | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        result = self.native(*args)  # type: ignore[misc]
+        return self.wrap_result(result) if self.wrap_result is not None else result
+
+
+@dataclass
+class CompileStats:
+    """Seconds spent in each pipeline stage for one signature, and in each optimization pass."""
+
+    signature: str
+    stages: dict[str, float]
+    passes: dict[str, float]
+    cache_hit: bool
+    total: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.total = sum(self.stages.values())
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"signature": self.signature, "stages": dict(self.stages), "passes": dict(self.passes),
+                "cache_hit": self.cache_hit, "total": self.total}
+
+
+# (dispatcher id, signature) -> assumed return type while that specialization is being typed
+_IN_PROGRESS: dict[tuple[int, tuple[T.Type, ...]], T.Type | None] = {}
+_PENDING_GROUP: list[tuple[Dispatcher, Overload]] = []
+_DEPTH = [0]
+_SYMBOLS: dict[str, int] = {}
+
+
+class Dispatcher:
+    """A jitted function. Call it like the original; inspect and time its compilation."""
+
+    __jitcore_dispatcher__ = True
+
+    def __init__(self, py_func: Callable[..., Any], options: JitOptions) -> None:
+        self.py_func = py_func
+        self.options = options
+        self._overloads: dict[tuple[T.Type, ...], Overload] = {}
+        self._by_key: dict[object, Callable[..., Any]] = {}
+        self._fallback_reason: str | None = None
+        self._warned = False
+        self._parsed: ParsedFunction | None = None
+        self._parse_seconds = 0.0
+        functools.update_wrapper(self, py_func)  # type: ignore[arg-type]
+        code = py_func.__code__
+        self._nparams = code.co_argcount
+        self._param_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+        for sig in options.signatures:
+            if options.mode is not ExecutionMode.PYTHON:
+                self.compile(sig)
+
+    def __repr__(self) -> str:
+        return f"<jitcore.Dispatcher {self.py_func.__qualname__} {self.options.label}>"
+
+    def __get__(self, obj: object, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        return functools.partial(self, obj)
+
+    # --- calling --------------------------------------------------------------------------
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs or len(args) != self._nparams:
+            args = self._bind(args, kwargs)
+        key = tuple(map(_type_key, args))
+        target = self._by_key.get(key)
+        if target is None:
+            target = self._target_for(args, key)
+        return target(*args)
+
+    def run(self, *args: Any, mode: ExecutionMode | str | None = None, **kwargs: Any) -> Any:
+        """Call once in the given mode (default: the dispatcher's own)."""
+        mode = ExecutionMode(mode) if isinstance(mode, str) else (mode or self.options.mode)
+        if mode is ExecutionMode.PYTHON:
+            return self.py_func(*args, **kwargs)
+        if mode is self.options.mode:
+            return self(*args, **kwargs)
+        return self.with_options(mode=mode)(*args, **kwargs)
+
+    def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
+        parsed_defaults = self.py_func.__defaults__ or ()
+        n = self._nparams
+        if len(args) > n:
+            raise TypeError(f"{self.py_func.__name__}() takes {n} positional arguments but {len(args)} were given")
+        bound = list(args)
+        names = self._param_names[:n]
+        for name in names[len(args):]:
+            if name in kwargs:
+                bound.append(kwargs.pop(name))
+            else:
+                first_default = n - len(parsed_defaults)
+                index = names.index(name)
+                if index < first_default:
+                    raise TypeError(f"{self.py_func.__name__}() missing required argument: '{name}'")
+                bound.append(parsed_defaults[index - first_default])
+        if kwargs:
+            raise TypeError(f"{self.py_func.__name__}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        return tuple(bound)
+
+    def _target_for(self, args: tuple, key: tuple) -> Callable[..., Any]:
+        mode = self.options.mode
+        if mode is ExecutionMode.PYTHON:
+            return self.py_func
+        try:
+            sig = tuple(typeof(a, name) for a, name in zip(args, self._param_names))
+        except TypeError as exc:
+            if mode is ExecutionMode.COMPILED:
+                raise
+            return self._fall_back(key, str(exc))
+        try:
+            overload = self._compile(sig)
+        except JitError as exc:
+            if mode is ExecutionMode.COMPILED:
+                raise exc.with_traceback(None) from None
+            return self._fall_back(key, str(exc))
+        self._by_key[key] = overload
+        return overload
+
+    def _fall_back(self, key: tuple, reason: str) -> Callable[..., Any]:
+        self._fallback_reason = reason
+        if not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"jitcore: running {self.py_func.__qualname__} as Python: {reason}",
+                JitFallbackWarning,
+                stacklevel=4,
+            )
+        self._by_key[key] = self.py_func
+        return self.py_func
+
+    # --- compiling ------------------------------------------------------------------------
+
+    def compile(self, signature: Any) -> Overload:
+        """Compile for an explicit signature: a tuple of IR types, Python/NumPy types, or
+        text such as `"f64, i64"`."""
+        return self._compile(parse_signature(signature))
+
+    @property
+    def signatures(self) -> list[tuple[T.Type, ...]]:
+        return list(self._overloads)
+
+    @property
+    def overloads(self) -> dict[tuple[T.Type, ...], Overload]:
+        return dict(self._overloads)
+
+    def parsed(self) -> ParsedFunction:
+        if self._parsed is None:
+            start = time.perf_counter()
+            self._parsed = parse_function(self.py_func)  # type: ignore[arg-type]
+            self._parse_seconds = time.perf_counter() - start
+        return self._parsed
+
+    def _symbol(self, sig: tuple[T.Type, ...]) -> str:
+        text = f"{self.py_func.__module__}.{self.py_func.__qualname__}({', '.join(map(str, sig))}){self.options}"
+        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        base = re.sub(r"[^A-Za-z0-9_.]", "_", f"jit.{self.py_func.__module__}.{self.py_func.__qualname__}.{digest}")
+        owner = _SYMBOLS.setdefault(base, id(self))
+        if owner != id(self):
+            n = 2
+            while _SYMBOLS.setdefault(f"{base}.{n}", id(self)) != id(self):
+                n += 1
+            base = f"{base}.{n}"
+        return base
+
+    def _compile(self, sig: tuple[T.Type, ...], *, keep_text: bool = False) -> Overload:
+        existing = self._overloads.get(sig)
+        if existing is not None and not keep_text:
+            return existing
+        parsed = self.parsed()
+        token = (id(self), sig)
+        nested = token in _IN_PROGRESS
+        _IN_PROGRESS.setdefault(token, None)
+        _DEPTH[0] += 1
+        try:
+            record = pipeline.run_pipeline(
+                parsed, sig, self.options, self._symbol(sig),
+                resolve_callee=self._resolve_callee,
+                self_return=lambda: _IN_PROGRESS.get(token),
+                set_self_return=lambda t: _IN_PROGRESS.__setitem__(token, t),
+                keep_text=keep_text,
+                parse_seconds=self._parse_seconds,
+            )
+        except pipeline.Pending:
+            if _DEPTH[0] > 1:
+                raise
+            raise TypingError(
+                f"cannot infer the return type of {self.py_func.__qualname__}: it depends on a "
+                "recursive call with no base case", loc=parsed.loc(parsed.tree),
+                hint="add a non-recursive return path") from None
+        except JitError as err:
+            err.with_note(f"while compiling {self.py_func.__qualname__}({', '.join(map(str, sig))})")
+            raise
+        finally:
+            _DEPTH[0] -= 1
+            if not nested:
+                _IN_PROGRESS.pop(token, None)
+        overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
+        if keep_text:
+            return overload
+        if record.return_type in _NUMPY_RESULT:
+            overload.wrap_result = record.return_type.dtype.type  # type: ignore[union-attr]
+        pipeline.emit_machine_code(record, self.options.opt)
+        self._overloads[sig] = overload
+        _PENDING_GROUP.append((self, overload))
+        if _DEPTH[0] == 0:
+            _finalize_group()
+        return overload
+
+    def _resolve_callee(self, callee: object, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+        """Type a call from compiled code to another jitted function (or to itself)."""
+        assert isinstance(callee, Dispatcher)
+        return callee._as_callee(args, kwargs)
+
+    def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+        names = self._param_names[: self._nparams]
+        if len(args) > len(names):
+            raise TypingError(f"{self.py_func.__name__}() takes {len(names)} arguments, {len(args)} given")
+        defaults = self.py_func.__defaults__ or ()
+        first_default = len(names) - len(defaults)
+        order: list[tuple[str, object]] = []  # ("arg", i) | ("kw", name) | ("default", value)
+        sig: list[T.Type] = []
+        for i, name in enumerate(names):
+            if i < len(args):
+                order.append(("arg", i))
+                sig.append(_strong(args[i].type))
+            elif name in kwargs:
+                order.append(("kw", name))
+                sig.append(_strong(kwargs[name].type))
+            elif i >= first_default:
+                value = defaults[i - first_default]
+                order.append(("default", value))
+                sig.append(typeof(value, name))
+            else:
+                raise TypingError(f"{self.py_func.__name__}() missing required argument: '{name}'")
+        for k in kwargs:
+            if k not in names:
+                raise TypingError(f"{self.py_func.__name__}() got an unexpected keyword argument '{k}'")
+        signature = tuple(sig)
+        token = (id(self), signature)
+        if token in _IN_PROGRESS:
+            ret = _IN_PROGRESS[token] or T.BOTTOM
+            symbol = self._symbol(signature)
+        else:
+            overload = self._compile(signature)
+            ret, symbol = overload.return_type, overload.symbol
+
+        def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
+            call_args: list[ir.Value] = []
+            for (kind, what), t in zip(order, signature):
+                if kind == "arg":
+                    v = vals[what]  # type: ignore[index]
+                elif kind == "kw":
+                    v = kw[what]  # type: ignore[index]
+                else:
+                    v = ir.Const(what, type=t)
+                call_args.append(b.cast(v, t))
+            return b.emit(ir.NativeCall(symbol, call_args, type=ret))
+
+        return Resolved(tuple(signature[: len(args)]), ret, lower,
+                        kwargs={k: signature[names.index(k)] for k in kwargs})
+
+    # --- introspection --------------------------------------------------------------------
+
+    def _pick(self, signature: Any) -> tuple[T.Type, ...]:
+        if signature is not None:
+            sig = parse_signature(signature)
+            if sig not in self._overloads:
+                self._compile(sig)
+            return sig
+        if not self._overloads:
+            raise ValueError(f"{self.py_func.__qualname__} has not been compiled yet; call it or pass signature=")
+        return next(reversed(self._overloads))
+
+    def inspect(self, stage: str = "typeinfer", signature: Any = None) -> str:
+        """The text of a stage's output: `parse` (source as parsed), `ssa`, `typeinfer`,
+        `optimize` (and `optimize:<pass>`), `lower`, `codegen` (LLVM IR), `llvm-opt`
+        (optimized LLVM IR), `machine-code` (assembly)."""
+        sig = self._pick(signature)
+        valid = (*pipeline.STAGES, "asm", "llvm")
+        if stage not in valid and not stage.startswith("optimize:"):
+            raise ValueError(f"unknown stage {stage!r}; stages are {', '.join(valid)}")
+        record = self._compile(sig, keep_text=True).record
+        if stage in {"machine-code", "asm"}:
+            from jitcore.llvm_opt import assembly
+
+            return assembly(record.texts["llvm-opt"], self.options.opt)
+        if stage == "llvm":
+            stage = "llvm-opt"
+        if stage not in record.texts:
+            raise ValueError(f"stage {stage!r} produced no text for {self.py_func.__qualname__}")
+        return record.texts[stage]
+
+    def stats(self, signature: Any = None) -> CompileStats:
+        """Seconds per stage (and per optimization pass) of one compiled signature."""
+        sig = self._pick(signature)
+        record = self._overloads[sig].record
+        stages = {name: record.stages.get(name, 0.0) for name in pipeline.STAGES}
+        if record.cache_hit:
+            stages = {"parse": record.stages.get("parse", 0.0),
+                      pipeline.CACHE_STAGE: record.stages.get(pipeline.CACHE_STAGE, 0.0)}
+        return CompileStats(", ".join(map(str, sig)), stages, dict(record.passes), record.cache_hit)
+
+    def with_options(self, **changes: Any) -> Dispatcher:
+        """A new dispatcher of the same function with some options changed (`opt=0`, ...)."""
+        if "mode" in changes and isinstance(changes["mode"], str):
+            changes["mode"] = ExecutionMode(changes["mode"])
+        return Dispatcher(self.py_func, self.options.replace(**changes))
+
+    def clear(self) -> None:
+        """Forget every compiled specialization (the next call compiles again)."""
+        self._overloads.clear()
+        self._by_key.clear()
+        self._fallback_reason = None
+        self._warned = False
+
+
+def _strong(t: T.Type) -> T.Type:
+    return t
+
+
+def _finalize_group() -> None:
+    group = list(_PENDING_GROUP)
+    _PENDING_GROUP.clear()
+    natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
+    for (dispatcher, overload), native in zip(group, natives):
+        overload.native = native.callable  # type: ignore[assignment]
+        overload.keep_alive = native
+        if overload.wrap_result is None:
+            dispatcher._by_key.pop(None, None)
+
+
+_TYPE_NAMES: dict[object, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}
+
+
+def parse_signature(signature: Any) -> tuple[T.Type, ...]:
+    """A signature from text (`"f64, i64"`), a tuple of types, or a tuple of Python types."""
+    if isinstance(signature, str):
+        parts = T._split_top(signature)
+        return tuple(T.parse_type(p) for p in parts)
+    out = []
+    for item in signature:
+        if isinstance(item, T.Type):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(T.parse_type(item))
+        elif item in _TYPE_NAMES:
+            out.append(_TYPE_NAMES[item])
+        else:
+            try:
+                out.append(T.from_dtype(item))
+            except TypeError:
+                raise TypeError(f"cannot make a type of {item!r}") from None
+    return tuple(out)
+
+
+del MISSING

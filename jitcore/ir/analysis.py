@@ -1,0 +1,75 @@
+"""Control-flow analyses shared by the verifier and the passes: dominators and loops."""
+
+from __future__ import annotations
+
+from jitcore.ir import nodes as ir
+
+
+def dominators(fn: ir.Function) -> dict[ir.Block, ir.Block | None]:
+    """Immediate dominator of each reachable block (Cooper, Harvey & Kennedy's algorithm)."""
+    order = fn.reverse_postorder()
+    index = {b: i for i, b in enumerate(order)}
+    preds = fn.predecessors()
+    idom: dict[ir.Block, ir.Block | None] = {order[0]: order[0]}
+
+    def intersect(a: ir.Block, b: ir.Block) -> ir.Block:
+        while a is not b:
+            while index[a] > index[b]:
+                a = idom[a]  # type: ignore[assignment]
+            while index[b] > index[a]:
+                b = idom[b]  # type: ignore[assignment]
+        return a
+
+    changed = True
+    while changed:
+        changed = False
+        for block in order[1:]:
+            candidates = [p for p in preds[block] if p in idom and p in index]
+            if not candidates:
+                continue
+            new = candidates[0]
+            for p in candidates[1:]:
+                new = intersect(p, new)
+            if idom.get(block) is not new:
+                idom[block] = new
+                changed = True
+    idom[order[0]] = None
+    return idom
+
+
+def dominator_tree(fn: ir.Function) -> dict[ir.Block, list[ir.Block]]:
+    idom = dominators(fn)
+    children: dict[ir.Block, list[ir.Block]] = {b: [] for b in idom}
+    for block in fn.reverse_postorder():
+        parent = idom.get(block)
+        if parent is not None:
+            children[parent].append(block)
+    return children
+
+
+def dominates(idom: dict[ir.Block, ir.Block | None], a: ir.Block, b: ir.Block) -> bool:
+    """True if every path from the entry to `b` passes through `a`."""
+    node: ir.Block | None = b
+    while node is not None:
+        if node is a:
+            return True
+        node = idom.get(node)
+    return False
+
+
+def natural_loops(fn: ir.Function) -> list[tuple[ir.Block, set[ir.Block]]]:
+    """(header, body blocks) of each natural loop, innermost last, from back edges."""
+    idom = dominators(fn)
+    preds = fn.predecessors()
+    loops: dict[ir.Block, set[ir.Block]] = {}
+    for block in fn.reverse_postorder():
+        for succ in block.successors():
+            if dominates(idom, succ, block):  # back edge block -> succ
+                body = loops.setdefault(succ, {succ})
+                stack = [block]
+                while stack:
+                    node = stack.pop()
+                    if node not in body:
+                        body.add(node)
+                        stack.extend(preds[node])
+    return sorted(loops.items(), key=lambda item: -len(item[1]))

@@ -1,0 +1,142 @@
+"""A small builder that appends low IR to a function, block by block.
+
+`lower` and the `jitcore.lib` emitters use it to expand one typed operation into machine-level
+instructions, new blocks and error exits (`raise_if`), without knowing about LLVM.
+"""
+
+from __future__ import annotations
+
+from jitcore.errors import UNKNOWN_LOC, SourceLoc
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+
+
+class LowBuilder:
+    def __init__(self, fn: ir.Function) -> None:
+        self.fn = fn
+        self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
+        self.loc: SourceLoc = UNKNOWN_LOC
+
+    # --- positioning and control flow -----------------------------------------------------
+
+    def new_block(self, base: str) -> ir.Block:
+        return self.fn.new_block(base)
+
+    def position(self, block: ir.Block) -> None:
+        self.block = block
+
+    def jump(self, target: ir.Block) -> None:
+        self.block.terminator = ir.Jump(target, loc=self.loc)
+
+    def branch(self, cond: ir.Value, if_true: ir.Block, if_false: ir.Block) -> None:
+        self.block.terminator = ir.Branch(cond, if_true, if_false, loc=self.loc)
+
+    def raise_if(self, cond: ir.Value, exc: type, message: str) -> None:
+        """If `cond` holds, raise `exc(message)`; emission continues on the other path."""
+        if isinstance(cond, ir.Const):
+            if not cond.value:
+                return
+        fail, cont = self.new_block("raise"), self.new_block("ok")
+        self.branch(cond, fail, cont)
+        fail.terminator = ir.Raise(exc, message, loc=self.loc)
+        self.position(cont)
+
+    def phi(self, type_: T.Type, incoming: dict[ir.Block, ir.Value]) -> ir.Phi:
+        phi = ir.Phi(dict(incoming), name=self.fn.fresh_name("t"), type=type_, loc=self.loc)
+        self.block.instrs.insert(sum(1 for _ in self.block.phis()), phi)
+        return phi
+
+    # --- values ---------------------------------------------------------------------------
+
+    def emit(self, instr: ir.Instr) -> ir.Instr:
+        if not instr.name:
+            instr.name = self.fn.fresh_name("t")
+        if instr.loc is UNKNOWN_LOC:
+            instr.loc = self.loc
+        self.block.instrs.append(instr)
+        return instr
+
+    @staticmethod
+    def const(value: object, type_: T.Type) -> ir.Const:
+        return ir.Const(value, type=type_)
+
+    def binop(self, op: str, lhs: ir.Value, rhs: ir.Value, type_: T.Type | None = None) -> ir.Value:
+        return self.emit(ir.BinOp(op, lhs, rhs, type=type_ or lhs.type))
+
+    def cmp(self, op: str, lhs: ir.Value, rhs: ir.Value) -> ir.Value:
+        return self.emit(ir.Compare(op, lhs, rhs, type=T.BOOL))
+
+    def cast(self, value: ir.Value, to: T.Type) -> ir.Value:
+        if value.type == to:
+            return value
+        if isinstance(value, ir.Const) and isinstance(to, T.Scalar) and _is_number(value.value):
+            return ir.Const(_convert_const(value.value, to), type=to)
+        return self.emit(ir.Cast(value, type=to))
+
+    def select(self, cond: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self.emit(ir.Select(cond, a, b, type=a.type))
+
+    def intrinsic(self, fn: str, args: list[ir.Value], type_: T.Type, attrs: tuple = ()) -> ir.Value:
+        return self.emit(ir.Intrinsic(fn, list(args), attrs, type=type_))
+
+    def and_(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self.binop("and", a, b, T.BOOL)
+
+    def or_(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self.binop("or", a, b, T.BOOL)
+
+    def not_(self, a: ir.Value) -> ir.Value:
+        return self.binop("xor", a, ir.Const(True, type=T.BOOL), T.BOOL)
+
+    def isnan(self, x: ir.Value) -> ir.Value:
+        return self.cmp("uno", x, x)
+
+    def isinf(self, x: ir.Value) -> ir.Value:
+        return self.cmp("eq", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type))
+
+    def isfinite(self, x: ir.Value) -> ir.Value:
+        return self.cmp("lt", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type))
+
+    def extract(self, tup: ir.Value, index: int) -> ir.Value:
+        assert isinstance(tup.type, T.Tuple)
+        return self.intrinsic("extract", [tup], tup.type.items[index], (index,))
+
+    def make_tuple(self, items: list[ir.Value]) -> ir.Value:
+        return self.emit(ir.MakeTuple(list(items), type=T.Tuple(tuple(i.type for i in items))))
+
+    def real(self, z: ir.Value) -> ir.Value:
+        return self.intrinsic("creal", [z], T.complex_part(z.type))  # type: ignore[arg-type]
+
+    def imag(self, z: ir.Value) -> ir.Value:
+        return self.intrinsic("cimag", [z], T.complex_part(z.type))  # type: ignore[arg-type]
+
+    def complex(self, re: ir.Value, im: ir.Value, type_: T.Scalar) -> ir.Value:
+        part = T.complex_part(type_)
+        return self.intrinsic("complex", [self.cast(re, part), self.cast(im, part)], type_)
+
+
+def _is_number(v: object) -> bool:
+    return isinstance(v, int | float | complex | bool)
+
+
+def _convert_const(value: object, to: T.Scalar) -> object:
+    """Convert a Python number constant as a C cast would (wrapping ints)."""
+    import numpy as np
+
+    if to.is_bool:
+        return bool(value)
+    if to.is_complex:
+        return complex(value)  # type: ignore[arg-type]
+    if to.is_float:
+        if isinstance(value, complex):
+            value = value.real
+        return float(np.dtype(to.dtype).type(value))
+    if isinstance(value, float):
+        value = int(value)
+    if isinstance(value, complex):
+        value = int(value.real)
+    bits = to.bits
+    v = int(value) & ((1 << bits) - 1)  # type: ignore[arg-type]
+    if to.is_signed and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v

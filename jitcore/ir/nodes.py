@@ -1,0 +1,419 @@
+"""IR nodes: plain dataclasses with identity semantics, one object per SSA definition.
+
+A `Function` owns `Block`s; a block owns its instructions (phis first) and ends in exactly one
+terminator (`Jump`, `Branch`, `Return`, `Raise`). Every instruction is an SSA value with a name,
+a type slot (None before `typeinfer`), its operands and a source location. Passes reach operands
+through `operands()` / `replace_operand()` so they need not know every node kind.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from jitcore.errors import UNKNOWN_LOC, SourceLoc
+from jitcore.ir.types import Type
+
+
+class Value:
+    """Anything an instruction can use: a constant, an argument or an instruction's result."""
+
+    __slots__ = ()
+    type: Type | None
+
+
+@dataclass(eq=False, slots=True)
+class Const(Value):
+    """A compile-time value: a number, None, or a Python object (module, function, class, str).
+
+    `weak` marks a literal written in the source: like a NumPy 2 Python scalar it adopts the
+    type of the other operand (`x * 2` stays f32 when `x` is f32).
+    """
+
+    value: object
+    type: Type | None = None
+    weak: bool = False
+
+
+@dataclass(eq=False, slots=True)
+class Arg(Value):
+    """A function parameter."""
+
+    name: str
+    index: int
+    type: Type | None = None
+
+
+@dataclass(eq=False, slots=True)
+class Instr(Value):
+    """Base of instructions. `name` is the SSA name; `type` is None until `typeinfer`."""
+
+    name: str = field(default="", kw_only=True)
+    type: Type | None = field(default=None, kw_only=True)
+    loc: SourceLoc = field(default=UNKNOWN_LOC, kw_only=True)
+    # The implementation `typeinfer` chose (a `jitcore.lib` rule); `lower` expands it.
+    impl: object = field(default=None, kw_only=True, repr=False)
+
+    opcode = "instr"
+    has_side_effects = False
+
+    def operands(self) -> tuple[Value, ...]:
+        return ()
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        """Replace every use of `old` among this instruction's operands by `new`."""
+        for f in self._operand_fields():
+            current = getattr(self, f)
+            if isinstance(current, list):
+                setattr(self, f, [new if v is old else v for v in current])
+            elif isinstance(current, dict):
+                setattr(self, f, {k: (new if v is old else v) for k, v in current.items()})
+            elif current is old:
+                setattr(self, f, new)
+
+    def _operand_fields(self) -> tuple[str, ...]:
+        return ()
+
+
+def _ops(*fields: str):  # noqa: ANN202 - tiny class decorator
+    """Declare which dataclass fields hold operands (a Value, a list or a dict of Values)."""
+
+    def wrap(cls):  # noqa: ANN001, ANN202
+        def operands(self: Instr) -> tuple[Value, ...]:
+            out: list[Value] = []
+            for f in fields:
+                v = getattr(self, f)
+                if isinstance(v, list):
+                    out.extend(v)
+                elif isinstance(v, dict):
+                    out.extend(v.values())
+                elif v is not None:
+                    out.append(v)
+            return tuple(out)
+
+        cls.operands = operands
+        cls._operand_fields = lambda self: fields
+        return cls
+
+    return wrap
+
+
+@_ops("lhs", "rhs")
+@dataclass(eq=False, slots=True)
+class BinOp(Instr):
+    """`name = op lhs rhs`. Before `lower`, Python semantics (`floordiv` floors, `mod` takes
+    the divisor's sign, `div` is true division); after, machine semantics (`tdiv`, `trem`)."""
+
+    op: str
+    lhs: Value
+    rhs: Value
+    opcode = "binop"
+
+
+@_ops("operand")
+@dataclass(eq=False, slots=True)
+class UnaryOp(Instr):
+    """`neg`, `pos`, `not` (Python truth), `invert` (`~`)."""
+
+    op: str
+    operand: Value
+    opcode = "unary"
+
+
+@_ops("lhs", "rhs")
+@dataclass(eq=False, slots=True)
+class Compare(Instr):
+    """`eq ne lt le gt ge` with Python semantics (NaN compares false except `ne`), plus
+    `is` / `isnot`."""
+
+    op: str
+    lhs: Value
+    rhs: Value
+    opcode = "cmp"
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class Cast(Instr):
+    """Convert `value` to this instruction's type (numeric conversion, C rules)."""
+
+    value: Value
+    opcode = "cast"
+
+
+@_ops("func", "args", "kwargs")
+@dataclass(eq=False, slots=True)
+class Call(Instr):
+    """A call. `typeinfer` resolves `func` and records the implementation in `impl`."""
+
+    func: Value
+    args: list[Value]
+    kwargs: dict[str, Value] = field(default_factory=dict)
+    opcode = "call"
+    has_side_effects = True
+
+
+@_ops("obj")
+@dataclass(eq=False, slots=True)
+class GetAttr(Instr):
+    obj: Value
+    attr: str
+    opcode = "getattr"
+
+
+@_ops("obj", "index")
+@dataclass(eq=False, slots=True)
+class GetItem(Instr):
+    obj: Value
+    index: Value
+    opcode = "getitem"
+
+
+@_ops("obj", "index", "value")
+@dataclass(eq=False, slots=True)
+class SetItem(Instr):
+    obj: Value
+    index: Value
+    value: Value
+    opcode = "setitem"
+    has_side_effects = True
+
+
+@_ops("items")
+@dataclass(eq=False, slots=True)
+class MakeTuple(Instr):
+    items: list[Value]
+    opcode = "tuple"
+
+
+@_ops("incoming")
+@dataclass(eq=False, slots=True)
+class Phi(Instr):
+    """Takes `incoming[pred]`, where `pred` is the block control just came from."""
+
+    incoming: dict[Block, Value]
+    opcode = "phi"
+
+
+@_ops("cond", "if_true", "if_false")
+@dataclass(eq=False, slots=True)
+class Select(Instr):
+    """Low IR: `cond ? if_true : if_false` without branching."""
+
+    cond: Value
+    if_true: Value
+    if_false: Value
+    opcode = "select"
+
+
+@_ops("args")
+@dataclass(eq=False, slots=True)
+class Intrinsic(Instr):
+    """Low IR: a machine-level operation codegen knows by name (`sqrt`, `fma`, `extract`...)."""
+
+    fn: str
+    args: list[Value]
+    attrs: tuple = ()
+    opcode = "intrinsic"
+
+
+@_ops("args")
+@dataclass(eq=False, slots=True)
+class NativeCall(Instr):
+    """Low IR: a direct call of another compiled kernel; its exception propagates."""
+
+    symbol: str
+    args: list[Value]
+    opcode = "ncall"
+    has_side_effects = True
+
+
+# --- terminators -------------------------------------------------------------------------
+
+
+@dataclass(eq=False, slots=True)
+class Terminator:
+    loc: SourceLoc = field(default=UNKNOWN_LOC, kw_only=True)
+
+    def successors(self) -> tuple[Block, ...]:
+        return ()
+
+    def operands(self) -> tuple[Value, ...]:
+        return ()
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        pass
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        pass
+
+
+@dataclass(eq=False, slots=True)
+class Jump(Terminator):
+    target: Block
+
+    def successors(self) -> tuple[Block, ...]:
+        return (self.target,)
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        if self.target is old:
+            self.target = new
+
+
+@dataclass(eq=False, slots=True)
+class Branch(Terminator):
+    cond: Value
+    if_true: Block
+    if_false: Block
+
+    def successors(self) -> tuple[Block, ...]:
+        return (self.if_true, self.if_false)
+
+    def operands(self) -> tuple[Value, ...]:
+        return (self.cond,)
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        if self.cond is old:
+            self.cond = new
+
+    def replace_successor(self, old: Block, new: Block) -> None:
+        if self.if_true is old:
+            self.if_true = new
+        if self.if_false is old:
+            self.if_false = new
+
+
+@dataclass(eq=False, slots=True)
+class Return(Terminator):
+    value: Value
+
+    def operands(self) -> tuple[Value, ...]:
+        return (self.value,)
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        if self.value is old:
+            self.value = new
+
+
+@dataclass(eq=False, slots=True)
+class Raise(Terminator):
+    """Raise `exc(message)` in the caller; `exc` is a built-in exception class."""
+
+    exc: type
+    message: str = ""
+
+
+# --- containers --------------------------------------------------------------------------
+
+
+@dataclass(eq=False, slots=True)
+class Block:
+    label: str
+    instrs: list[Instr] = field(default_factory=list)
+    terminator: Terminator | None = None
+
+    def phis(self) -> Iterator[Phi]:
+        for instr in self.instrs:
+            if not isinstance(instr, Phi):
+                break
+            yield instr
+
+    def successors(self) -> tuple[Block, ...]:
+        return self.terminator.successors() if self.terminator else ()
+
+    def __repr__(self) -> str:
+        return f"<Block {self.label}>"
+
+
+@dataclass(eq=False, slots=True)
+class Function:
+    """A function in SSA form. `blocks[0]` is the entry block."""
+
+    name: str
+    args: list[Arg]
+    blocks: list[Block] = field(default_factory=list)
+    return_type: Type | None = None
+    loc: SourceLoc = UNKNOWN_LOC
+    _names: dict[str, itertools.count] = field(default_factory=dict, repr=False)
+
+    @property
+    def entry(self) -> Block:
+        return self.blocks[0]
+
+    def fresh_name(self, base: str) -> str:
+        """A new SSA name: `base.N` (N counts per base), or `tN` for temporaries."""
+        counter = self._names.setdefault(base, itertools.count(1))
+        n = next(counter)
+        return f"t{n}" if base == "t" else f"{base}.{n}"
+
+    def new_block(self, base: str) -> Block:
+        block = Block(self.fresh_name(base))
+        self.blocks.append(block)
+        return block
+
+    def instructions(self) -> Iterator[tuple[Block, Instr]]:
+        for block in self.blocks:
+            for instr in block.instrs:
+                yield block, instr
+
+    def predecessors(self) -> dict[Block, list[Block]]:
+        preds: dict[Block, list[Block]] = {b: [] for b in self.blocks}
+        for block in self.blocks:
+            for succ in block.successors():
+                if block not in preds[succ]:
+                    preds[succ].append(block)
+        return preds
+
+    def uses(self) -> dict[Value, list[Instr | Terminator]]:
+        """Map each value to the instructions and terminators that use it."""
+        out: dict[Value, list[Instr | Terminator]] = {}
+        for block in self.blocks:
+            for instr in block.instrs:
+                for op in instr.operands():
+                    out.setdefault(op, []).append(instr)
+            if block.terminator is not None:
+                for op in block.terminator.operands():
+                    out.setdefault(op, []).append(block.terminator)
+        return out
+
+    def replace_all_uses(self, old: Value, new: Value) -> None:
+        for block in self.blocks:
+            for instr in block.instrs:
+                if old in instr.operands():
+                    instr.replace_operand(old, new)
+            if block.terminator is not None:
+                block.terminator.replace_operand(old, new)
+
+    def reverse_postorder(self) -> list[Block]:
+        seen: set[int] = set()
+        order: list[Block] = []
+
+        def visit(block: Block) -> None:
+            stack = [(block, iter(block.successors()))]
+            seen.add(id(block))
+            while stack:
+                node, it = stack[-1]
+                for succ in it:
+                    if id(succ) not in seen:
+                        seen.add(id(succ))
+                        stack.append((succ, iter(succ.successors())))
+                        break
+                else:
+                    stack.pop()
+                    order.append(node)
+
+        visit(self.entry)
+        return order[::-1]
+
+    def remove_unreachable_blocks(self) -> bool:
+        """Drop blocks the entry cannot reach, and phi entries that came from them."""
+        reachable = set(map(id, self.reverse_postorder()))
+        dead = [b for b in self.blocks if id(b) not in reachable]
+        if not dead:
+            return False
+        self.blocks = [b for b in self.blocks if id(b) in reachable]
+        for block in self.blocks:
+            for phi in block.phis():
+                phi.incoming = {p: v for p, v in phi.incoming.items() if id(p) in reachable}
+        return True

@@ -1,0 +1,227 @@
+"""The type lattice of jitcore's IR.
+
+Types are values: frozen dataclasses, equal and hashed by their fields. They print NumPy-like
+(`i64`, `f32`, `tuple(i64, f64)`, `array(f64, 2d, C)`), and the same text parses back in
+`jitcore.ir.parser`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+
+class Type:
+    """Base of every IR type."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:  # pragma: no cover - every subclass overrides
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Scalar(Type):
+    """A machine number. `kind` is NumPy's: b(ool), i(nt), u(nsigned), f(loat), c(omplex)."""
+
+    kind: Literal["b", "i", "u", "f", "c"]
+    bits: int
+
+    @property
+    def name(self) -> str:
+        return "bool" if self.kind == "b" else f"{self.kind}{self.bits}"
+
+    @property
+    def dtype(self) -> np.dtype:
+        return np.dtype(_DTYPE_NAMES[self.name])
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind in "iu"
+
+    @property
+    def is_signed(self) -> bool:
+        return self.kind == "i"
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "f"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.kind == "c"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "b"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class NoneType(Type):
+    """The type of `None`."""
+
+    @property
+    def name(self) -> str:
+        return "none"
+
+    def __repr__(self) -> str:
+        return "none"
+
+
+@dataclass(frozen=True, slots=True)
+class Tuple(Type):
+    """A fixed-length tuple; `items` may differ from one another."""
+
+    items: tuple[Type, ...]
+
+    @property
+    def name(self) -> str:
+        return "tuple(" + ", ".join(t.name for t in self.items) + ")"
+
+    @property
+    def is_homogeneous(self) -> bool:
+        return len(set(self.items)) <= 1
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Array(Type):
+    """A NumPy array. Layout C or F promises contiguity; A is any strides."""
+
+    dtype: Scalar
+    ndim: int
+    layout: Literal["C", "F", "A"] = "A"
+
+    @property
+    def name(self) -> str:
+        return f"array({self.dtype.name}, {self.ndim}d, {self.layout})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Opaque(Type):
+    """A compile-time Python object: a module, a function, a class, a string.
+
+    Its value is known while compiling and never exists at run time. Equality is identity of
+    the object, so `math.sqrt` and `np.sqrt` are different types.
+    """
+
+    obj: object
+
+    @property
+    def name(self) -> str:
+        label = getattr(self.obj, "__name__", None) or type(self.obj).__name__
+        return f"const({label})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and other.obj is self.obj
+
+    def __hash__(self) -> int:
+        return hash(id(self.obj))
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Bottom(Type):
+    """No value yet: the result of a recursive call whose return type is still being inferred."""
+
+    @property
+    def name(self) -> str:
+        return "bottom"
+
+
+_DTYPE_NAMES = {
+    "bool": "bool",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
+    "f32": "float32",
+    "f64": "float64",
+    "c64": "complex64",
+    "c128": "complex128",
+}
+
+BOOL = Scalar("b", 8)
+I8, I16, I32, I64 = (Scalar("i", b) for b in (8, 16, 32, 64))
+U8, U16, U32, U64 = (Scalar("u", b) for b in (8, 16, 32, 64))
+F32, F64 = Scalar("f", 32), Scalar("f", 64)
+C64, C128 = Scalar("c", 64), Scalar("c", 128)
+NONE = NoneType()
+BOTTOM = Bottom()
+
+SCALARS: dict[str, Scalar] = {
+    t.name: t for t in (BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128)
+}
+
+
+def from_dtype(dtype: np.dtype | type) -> Scalar:
+    """The scalar type of a NumPy dtype (or scalar type such as `np.float32`)."""
+    dt = np.dtype(dtype)
+    for scalar in SCALARS.values():
+        if scalar.dtype == dt:
+            return scalar
+    raise TypeError(f"unsupported dtype {dt}")
+
+
+def promote(a: Scalar, b: Scalar) -> Scalar:
+    """NumPy's promotion of two scalar types (for Python numbers it agrees with Python)."""
+    if a == b:
+        return a
+    return from_dtype(np.promote_types(a.dtype, b.dtype))
+
+
+def complex_part(t: Scalar) -> Scalar:
+    """The float type of a complex number's real and imaginary parts."""
+    return F32 if t == C64 else F64
+
+
+def parse_type(text: str) -> Type:
+    """Parse a type's printed form back (`i64`, `tuple(i64, f64)`, `array(f64, 2d, C)`)."""
+    text = text.strip()
+    if text in SCALARS:
+        return SCALARS[text]
+    if text == "none":
+        return NONE
+    if text.startswith("tuple(") and text.endswith(")"):
+        inner = text[len("tuple(") : -1]
+        return Tuple(tuple(parse_type(part) for part in _split_top(inner)))
+    if text.startswith("array(") and text.endswith(")"):
+        dtype, ndim, layout = (p.strip() for p in _split_top(text[len("array(") : -1]))
+        return Array(SCALARS[dtype], int(ndim.rstrip("d")), layout)  # type: ignore[arg-type]
+    raise ValueError(f"cannot parse type {text!r}")
+
+
+def _split_top(text: str) -> list[str]:
+    """Split on commas that are not inside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if text[start:].strip():
+        parts.append(text[start:])
+    return parts

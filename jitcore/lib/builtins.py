@@ -1,0 +1,376 @@
+"""Python builtins on scalars and tuples: abs, min, max, int, float, bool, complex, round,
+divmod, pow, len; plus the markers `ssa` emits for range loops and tuple unpacking."""
+
+from __future__ import annotations
+
+from jitcore import ssa
+from jitcore.errors import TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder
+from jitcore.lib import operators
+from jitcore.lib.registry import Operand, Resolved, constant, register_function
+
+
+def _scalar(op: Operand) -> T.Scalar | None:
+    return op.type if isinstance(op.type, T.Scalar) else None
+
+
+def _no_kwargs(name: str, kwargs: dict[str, Operand]) -> None:
+    if kwargs:
+        raise TypingError(f"{name}() takes no keyword arguments here ({', '.join(kwargs)})")
+
+
+# --- loop and unpacking markers -----------------------------------------------------------
+
+
+@register_function(ssa._range_bounds)
+def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    for a in args:
+        if not (isinstance(a.type, T.Scalar) and a.type.kind in "iub"):
+            raise TypingError(f"range() arguments must be integers, not {a.type}",
+                              hint="convert with int(...)")
+    common = T.I64
+    strong = [a.type for a in args if not a.weak and a.type != T.BOOL]
+    for t in strong:
+        common = t if common == T.I64 and t == T.U64 else common
+    common_t = common
+    step = args[2]
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        if not (step.is_const and step.const != 0):
+            b.raise_if(b.cmp("eq", vals[2], ir.Const(0, type=common_t)), ValueError,
+                       "range() arg 3 must not be zero")
+        return b.make_tuple(vals)
+
+    return Resolved((common_t,) * 3, T.Tuple((common_t,) * 3), lower)
+
+
+@register_function(ssa._range_more)
+def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    t = args[0].type
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        i, stop, step = vals
+        if isinstance(step, ir.Const):
+            return b.cmp("lt" if step.value > 0 else "gt", i, stop)  # type: ignore[operator]
+        up = b.cmp("gt", step, ir.Const(0, type=t))
+        return b.select(up, b.cmp("lt", i, stop), b.cmp("gt", i, stop))
+
+    return Resolved((t, t, t), T.BOOL, lower)
+
+
+@register_function(ssa._check_unpack)
+def _check_unpack(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    value, n = args
+    if isinstance(value.type, T.Tuple):
+        if len(value.type.items) != n.const:
+            raise TypingError(f"cannot unpack {value.type} into {n.const} names")
+        return constant(None, T.NONE)
+    if isinstance(value.type, T.Array):
+        from jitcore.lib import arrays
+
+        return arrays.resolve_unpack_check(value, n)
+    raise TypingError(f"cannot unpack a value of type {value.type}")
+
+
+# --- len, abs, min, max -------------------------------------------------------------------
+
+
+@register_function(len)
+def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("len", kwargs)
+    if len(args) != 1:
+        return None
+    t = args[0].type
+    if isinstance(t, T.Tuple):
+        return constant(len(t.items), T.I64)
+    if isinstance(t, T.Array):
+        from jitcore.lib import arrays
+
+        return arrays.resolve_len(args[0])
+    raise TypingError(f"object of type {t} has no len()")
+
+
+@register_function(abs)
+def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("abs", kwargs)
+    if len(args) != 1:
+        return None
+    t = _scalar(args[0])
+    if isinstance(args[0].type, T.Array):
+        from jitcore.lib import arrays
+
+        return arrays.resolve_ufunc_call("absolute", args, kwargs)
+    if t is None:
+        return None
+    if t.is_bool:
+        t = T.I64
+    if t.is_complex:
+        part = T.complex_part(t)
+        return Resolved((t,), part, lambda b, v, kw: b.intrinsic("hypot", [b.real(v[0]), b.imag(v[0])], part))
+    if t.is_float:
+        return Resolved((t,), t, lambda b, v, kw: b.intrinsic("fabs", [v[0]], t))
+    if not t.is_signed:
+        return Resolved((t,), t, lambda b, v, kw: v[0])
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        x = v[0]
+        neg = b.emit(ir.UnaryOp("neg", x, type=t))
+        return b.select(b.cmp("lt", x, ir.Const(0, type=t)), neg, x)
+
+    return Resolved((t,), t, lower)
+
+
+def _min_max(name: str, op: str):  # noqa: ANN202
+    """Python's min/max: the first extreme item wins, NaN handling exactly as Python's loop."""
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        _no_kwargs(name, kwargs)
+        if len(args) == 1 and isinstance(args[0].type, T.Tuple):
+            items = args[0].type.items
+            if not items:
+                raise TypingError(f"{name}() arg is an empty sequence")
+            common = _common_scalar(name, [Operand(t) for t in items])
+
+            def lower_tuple(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+                vals = [b.cast(b.extract(v[0], i), common) for i in range(len(items))]
+                return _fold_extreme(b, op, vals)
+
+            return Resolved((None,), common, lower_tuple)
+        if len(args) == 1 and isinstance(args[0].type, T.Array):
+            from jitcore.lib import arrays
+
+            return arrays.resolve_builtin_extreme(name, args[0])
+        if len(args) < 2:
+            return None
+        common = _common_scalar(name, args)
+        return Resolved((common,) * len(args), common, lambda b, v, kw: _fold_extreme(b, op, v))
+
+    return rule
+
+
+def _common_scalar(name: str, args: list[Operand]) -> T.Scalar:
+    common: T.Scalar | None = None
+    for a in args:
+        t = _scalar(a)
+        if t is None or t.is_complex:
+            raise TypingError(f"{name}() needs real numbers, got {a.type}")
+        if common is None:
+            common = t
+        else:
+            joined = operators.binop_result("add", Operand(common), a) if not (common.is_bool and t.is_bool) else T.BOOL
+            common = joined or common
+    assert common is not None
+    return common
+
+
+def _fold_extreme(b: LowBuilder, op: str, vals: list[ir.Value]) -> ir.Value:
+    result = vals[0]
+    for x in vals[1:]:
+        result = b.select(b.cmp(op, x, result), x, result)
+    return result
+
+
+register_function(max)(_min_max("max", "gt"))
+register_function(min)(_min_max("min", "lt"))
+
+
+# --- conversions --------------------------------------------------------------------------
+
+
+@register_function(int)
+def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("int", kwargs)
+    if not args:
+        return constant(0, T.I64)
+    if len(args) != 1:
+        return None
+    t = _scalar(args[0])
+    if t is None or t.is_complex:
+        raise TypingError(f"int() of {args[0].type} is not supported")
+    if t.is_float:
+        return Resolved((t,), T.I64, lambda b, v, kw: float_to_int(b, v[0], T.I64))
+    out = t if t.is_int else T.I64
+    return Resolved((out,), out, lambda b, v, kw: v[0])
+
+
+def float_to_int(b: LowBuilder, x: ir.Value, to: T.Scalar) -> ir.Value:
+    """`int(x)` of a float: ValueError for NaN, OverflowError for inf, as Python; OverflowError
+    beyond the int64 range too (Python would return a big int)."""
+    b.raise_if(b.isnan(x), ValueError, "cannot convert float NaN to integer")
+    b.raise_if(b.isinf(x), OverflowError, "cannot convert float infinity to integer")
+    limit = ir.Const(9.223372036854775808e18, type=x.type)
+    too_big = b.or_(b.cmp("ge", x, limit), b.cmp("lt", x, ir.Const(-9.223372036854775808e18, type=x.type)))
+    b.raise_if(too_big, OverflowError, "float too large for int64 (Python would return a big int)")
+    return b.cast(x, to)
+
+
+@register_function(float)
+def _float(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("float", kwargs)
+    if not args:
+        return constant(0.0, T.F64)
+    if len(args) != 1:
+        return None
+    if args[0].is_const and isinstance(args[0].const, str):
+        return constant(float(args[0].const), T.F64)
+    t = _scalar(args[0])
+    if t is None or t.is_complex:
+        raise TypingError(f"float() of {args[0].type} is not supported")
+    return Resolved((T.F64,), T.F64, lambda b, v, kw: v[0])
+
+
+@register_function(bool)
+def _bool(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("bool", kwargs)
+    if not args:
+        return constant(False, T.BOOL)
+    if len(args) != 1:
+        return None
+    static = operators.resolve_unary("truth", args[0], None)  # type: ignore[arg-type]
+    return static
+
+
+@register_function(complex)
+def _complex(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("complex", kwargs)
+    if not args:
+        return constant(0j, T.C128)
+    if len(args) > 2:
+        return None
+    for a in args:
+        t = _scalar(a)
+        if t is None:
+            raise TypingError(f"complex() of {a.type} is not supported")
+    if len(args) == 1:
+        return Resolved((T.C128,), T.C128, lambda b, v, kw: v[0])
+    if any(_scalar(a).is_complex for a in args):  # type: ignore[union-attr]
+
+        def lower_cc(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            re = b.binop("sub", b.real(v[0]), b.imag(v[1]))
+            im = b.binop("add", b.imag(v[0]), b.real(v[1]))
+            return b.complex(re, im, T.C128)
+
+        return Resolved((T.C128, T.C128), T.C128, lower_cc)
+    return Resolved((T.F64, T.F64), T.C128, lambda b, v, kw: b.complex(v[0], v[1], T.C128))
+
+
+# --- round, divmod, pow -------------------------------------------------------------------
+
+
+@register_function(round)
+def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    ndigits = kwargs.pop("ndigits", None)
+    _no_kwargs("round", kwargs)
+    if len(args) == 2 and ndigits is None:
+        ndigits = args[1]
+    if not 1 <= len(args) <= 2:
+        return None
+    t = _scalar(args[0])
+    if t is None or t.is_complex:
+        raise TypingError(f"round() of {args[0].type} is not supported")
+    if ndigits is None or (ndigits.is_const and ndigits.const is None):
+        if t.is_float:
+
+            def lower_int(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+                return float_to_int(b, b.intrinsic("roundeven", [v[0]], t), T.I64)
+
+            return Resolved((t,), T.I64, lower_int)
+        out = T.I64 if t.is_bool else t
+        return Resolved((out,), out, lambda b, v, kw: v[0])
+    if t.is_float:
+
+        def lower_digits(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            x = v[0]
+            n = v[1] if len(v) > 1 else kw["ndigits"]
+            return _round_float_digits(b, x, b.cast(n, T.I64))
+
+        return Resolved((t, T.I64), t, lower_digits, kwargs={"ndigits": T.I64})
+    out = T.I64 if t.is_bool else t
+
+    def lower_int_digits(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        n = v[1] if len(v) > 1 else kw["ndigits"]
+        return _round_int_digits(b, v[0], b.cast(n, T.I64))
+
+    return Resolved((out, T.I64), out, lower_int_digits, kwargs={"ndigits": T.I64})
+
+
+def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
+    """round(x, n) by scaling, NumPy's algorithm: may differ from Python's correctly rounded
+    decimal result in the last digit (README, differences)."""
+    t = x.type
+    big = b.cmp("gt", n, ir.Const(308, type=T.I64))
+    small = b.cmp("lt", n, ir.Const(-308, type=T.I64))
+    nf = b.cast(n, t)
+    ten = ir.Const(10.0, type=t)
+    neg = b.cmp("lt", n, ir.Const(0, type=T.I64))
+    pos_scale = b.intrinsic("pow", [ten, nf], t)
+    neg_scale = b.intrinsic("pow", [ten, b.emit(ir.UnaryOp("neg", nf, type=t))], t)
+    up = b.binop("div", b.intrinsic("roundeven", [b.binop("mul", x, pos_scale)], t), pos_scale)
+    down = b.binop("mul", b.intrinsic("roundeven", [b.binop("div", x, neg_scale)], t), neg_scale)
+    scaled_finite = b.isfinite(b.binop("mul", x, pos_scale))
+    up = b.select(scaled_finite, up, x)
+    result = b.select(neg, down, up)
+    zero = b.intrinsic("copysign", [ir.Const(0.0, type=t), x], t)
+    result = b.select(big, x, result)
+    return b.select(small, zero, result)
+
+
+def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
+    """round(int, n): unchanged for n >= 0, else to a multiple of 10**-n, half to even."""
+    t = x.type
+    nonneg = b.cmp("ge", n, ir.Const(0, type=T.I64))
+    too_far = b.cmp("lt", n, ir.Const(-18, type=T.I64))
+    safe_n = b.select(b.or_(nonneg, too_far), ir.Const(-1, type=T.I64), n)
+    p = b.cast(b.intrinsic("ipow", [ir.Const(10, type=T.I64), b.emit(ir.UnaryOp("neg", safe_n, type=T.I64))], T.I64), t)
+    q, r = operators._int_divmod(b, x, p)
+    twice = b.binop("mul", r, ir.Const(2, type=t))
+    q_odd = b.cmp("ne", b.binop("and", q, ir.Const(1, type=t)), ir.Const(0, type=t))
+    round_up = b.or_(b.cmp("gt", twice, p), b.and_(b.cmp("eq", twice, p), q_odd))
+    q = b.select(round_up, b.binop("add", q, ir.Const(1, type=t)), q)
+    rounded = b.binop("mul", q, p)
+    rounded = b.select(too_far, ir.Const(0, type=t), rounded)
+    return b.select(nonneg, x, rounded)
+
+
+@register_function(divmod)
+def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("divmod", kwargs)
+    if len(args) != 2:
+        return None
+    common = operators.binop_result("floordiv", args[0], args[1])
+    if common is None or common.is_complex:
+        raise TypingError(f"divmod() of {args[0].type} and {args[1].type} is not supported")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        if common.is_int:
+            q, r = operators._int_divmod(b, v[0], v[1])
+        else:
+            q, r = operators.float_divmod(b, v[0], v[1], "float divmod()")
+        return b.make_tuple([q, r])
+
+    return Resolved((common, common), T.Tuple((common, common)), lower)
+
+
+@register_function(pow)
+def _pow(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("pow", kwargs)
+    if len(args) == 2:
+        return operators.resolve_binop("pow", args[0], args[1], None)  # type: ignore[arg-type]
+    if len(args) != 3:
+        return None
+    for a in args:
+        t = _scalar(a)
+        if t is None or t.kind not in "iub":
+            raise TypingError("pow() 3rd argument not allowed unless all arguments are integers")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        base, exp, mod = v
+        zero = ir.Const(0, type=T.I64)
+        b.raise_if(b.cmp("eq", mod, zero), ValueError, "pow() 3rd argument cannot be 0")
+        b.raise_if(b.cmp("lt", exp, zero), ValueError,
+                   "pow() with a negative exponent and a modulus is not supported in compiled code")
+        return b.intrinsic("powmod", [base, exp, mod], T.I64)
+
+    return Resolved((T.I64, T.I64, T.I64), T.I64, lower)

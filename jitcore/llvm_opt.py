@@ -1,0 +1,61 @@
+"""Stage `llvm-opt`: LLVM module -> optimized LLVM module.
+
+In:  the `llvmlite.ir.Module` from `codegen`.
+Out: a verified `llvmlite.binding.ModuleRef` optimized by LLVM's new pass manager at the
+     requested level (O0..O3) for the host CPU's name and features, with the loop and SLP
+     vectorizers on from O2; fast-math flags exist only where `codegen` put them
+     (`fastmath=True`).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import llvmlite.binding as llvm
+from llvmlite import ir as ll
+
+
+@functools.cache
+def _initialized() -> bool:
+    llvm.initialize_native_target()
+    llvm.initialize_native_asmprinter()
+    return True
+
+
+@functools.cache
+def host_cpu() -> tuple[str, str]:
+    """The host CPU's name and feature string, as the target machine and the cache key use."""
+    _initialized()
+    return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+
+
+@functools.cache
+def target_machine(opt: int) -> llvm.TargetMachine:
+    _initialized()
+    cpu, features = host_cpu()
+    target = llvm.Target.from_default_triple()
+    return target.create_target_machine(cpu=cpu, features=features, opt=opt, reloc="pic", codemodel="jitdefault")
+
+
+def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
+    """Parse, verify and optimize `module` at level `opt` (the `llvm-opt` stage)."""
+    _initialized()
+    tm = target_machine(opt)
+    ref = llvm.parse_assembly(str(module))
+    ref.triple = tm.triple
+    ref.data_layout = str(tm.target_data)
+    ref.verify()
+    if opt > 0:
+        pto = llvm.create_pipeline_tuning_options(speed_level=opt)
+        pto.loop_vectorization = opt >= 2
+        pto.slp_vectorization = opt >= 2
+        pto.loop_unrolling = opt >= 2
+        pb = llvm.create_pass_builder(tm, pto)
+        pb.getModulePassManager().run(ref, pb)
+    return ref
+
+
+def assembly(llvm_ir: str, opt: int) -> str:
+    """The machine code of optimized LLVM IR as assembly text (for `inspect`)."""
+    ref = llvm.parse_assembly(llvm_ir)
+    return target_machine(opt).emit_assembly(ref)

@@ -1,0 +1,78 @@
+"""Stage `lower`: typed IR -> low IR.
+
+In:  typed, optimized IR whose instructions carry their `jitcore.lib` implementation.
+Out: low IR: only machine-level operations that `codegen` maps one to one onto LLVM:
+     `binop` (add sub mul div tdiv trem and or xor shl shr), `cmp`, `cast`, `select`,
+     `unary neg`, `tuple`, `intrinsic`, `ncall`, `phi`; error checks become branches to
+     `raise` blocks. Python semantics (floor division, domain errors, ...) are spelled out here.
+Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
+     expanded predecessor.
+"""
+
+from __future__ import annotations
+
+from jitcore.errors import UNKNOWN_LOC
+from jitcore.ir import nodes as ir
+from jitcore.ir.builder import LowBuilder
+
+# Instructions that are already low level after typeinfer.
+_PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
+
+
+def lower_function(fn: ir.Function) -> ir.Function:
+    """Expand every typed operation into low IR, in place (the `lower` stage)."""
+    builder = LowBuilder(fn)
+    value_map: dict[ir.Value, ir.Value] = {}
+    last_block: dict[ir.Block, ir.Block] = {}
+
+    def mapped(v: ir.Value) -> ir.Value:
+        return value_map.get(v, v)
+
+    # Reverse postorder visits a definition before its uses (phis are patched at the end).
+    for block in fn.reverse_postorder():
+        old_instrs, terminator = block.instrs, block.terminator
+        block.instrs, block.terminator = [], None
+        builder.position(block)
+        for instr in old_instrs:
+            builder.loc = instr.loc
+            if isinstance(instr, _PASS_THROUGH) or instr.impl is None:
+                for op in instr.operands():
+                    if op in value_map:
+                        instr.replace_operand(op, value_map[op])
+                builder.block.instrs.append(instr)
+                continue
+            impl = instr.impl
+            args, kwargs = _operands(instr)
+            result = impl.lower(builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()})  # type: ignore[attr-defined]
+            instr.impl = None
+            if result is not None:
+                value_map[instr] = result
+        assert terminator is not None
+        for op in terminator.operands():
+            if op in value_map:
+                terminator.replace_operand(op, value_map[op])
+        builder.block.terminator = terminator
+        last_block[block] = builder.block
+        builder.loc = UNKNOWN_LOC
+    for block in fn.blocks:
+        for phi in block.phis():
+            phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
+    return fn
+
+
+def _operands(instr: ir.Instr) -> tuple[list[ir.Value], dict[str, ir.Value]]:
+    """The operands an emitter receives, in the order its rule declared them."""
+    match instr:
+        case ir.Call(args=args, kwargs=kwargs):
+            return list(args), dict(kwargs)
+        case ir.BinOp(lhs=lhs, rhs=rhs) | ir.Compare(lhs=lhs, rhs=rhs):
+            return [lhs, rhs], {}
+        case ir.UnaryOp(operand=x):
+            return [x], {}
+        case ir.GetItem(obj=obj, index=index):
+            return [obj, index], {}
+        case ir.SetItem(obj=obj, index=index, value=value):
+            return [obj, index, value], {}
+        case ir.GetAttr(obj=obj):
+            return [obj], {}
+    return list(instr.operands()), {}

@@ -1,0 +1,99 @@
+"""Stage `machine-code`: optimized LLVM module -> native code callable from Python.
+
+In:  the `ModuleRef` from `llvm-opt`.
+Out: object code (kept: the compile cache stores exactly these bytes) linked by ORC's LLJIT
+     into a JIT library of its own, named after the kernel symbol. A library links against the
+     libraries of the jitted functions it calls, so kernels call one another directly by
+     symbol; mutually recursive functions are linked into one library. The result is a
+     built-in function object whose C entry point is the generated `<symbol>.py` wrapper:
+     calling it from Python is a vectorcall straight into native code, no ctypes involved.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import threading
+from dataclasses import dataclass
+
+import llvmlite.binding as llvm
+
+from jitcore.llvm_opt import _initialized, target_machine
+
+METH_FASTCALL = 0x0080
+
+
+class _PyMethodDef(ctypes.Structure):
+    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
+                ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
+
+
+_new_cfunction = ctypes.pythonapi.PyCFunction_NewEx
+_new_cfunction.restype = ctypes.py_object
+_new_cfunction.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
+
+_lock = threading.RLock()
+_libraries: dict[str, llvm.ResourceTracker] = {}  # symbol -> the library defining it
+
+
+@functools.cache
+def jit_engine() -> llvm.LLJIT:
+    """The process-wide ORC JIT; every compiled library lives in it."""
+    _initialized()
+    return llvm.create_lljit_compiler(target_machine(3))
+
+
+def emit_object(ref: llvm.ModuleRef, opt: int) -> bytes:
+    """Machine code for an optimized module, as an object file image."""
+    return target_machine(opt).emit_object(ref)
+
+
+@dataclass
+class Unit:
+    """One compiled specialization waiting to be linked."""
+
+    kernel: str
+    entry: str
+    object_code: bytes
+    callees: tuple[str, ...] = ()
+
+
+@dataclass
+class NativeFunction:
+    """A linked entry point. Keeps its library and method definition alive."""
+
+    callable: object
+    address: int
+    kernel_address: int
+    library: llvm.ResourceTracker
+    _method_def: _PyMethodDef
+
+
+def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
+    """Link `units` into one JIT library and return their Python-callable entry points."""
+    with _lock:
+        builder = llvm.JITLibraryBuilder().add_current_process()
+        own = {u.kernel for u in units}
+        deps = []
+        for unit in units:
+            builder.add_object_img(unit.object_code)
+            builder.export_symbol(unit.kernel).export_symbol(unit.entry)
+            for callee in unit.callees:
+                lib = _libraries.get(callee)
+                if callee not in own and lib is not None and lib.name not in deps:
+                    deps.append(lib.name)
+        for dep in deps:
+            builder.add_jit_library(dep)
+        library_name = units[0].kernel
+        tracker = builder.link(jit_engine(), library_name)
+        for unit in units:
+            _libraries[unit.kernel] = tracker
+    out = []
+    for unit, name in zip(units, names):
+        address, kernel_address = tracker[unit.entry], tracker[unit.kernel]
+        if not address:
+            raise RuntimeError(f"jitcore: symbol {unit.entry} was not linked")
+        method = _PyMethodDef(name.encode(), address, METH_FASTCALL, None)
+        func = _new_cfunction(ctypes.addressof(method), None, None)
+        out.append(NativeFunction(func, address, kernel_address, tracker, method))
+    return out

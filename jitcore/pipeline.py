@@ -1,0 +1,165 @@
+"""The compile pipeline: the stage order, written once, and the driver that runs and times it.
+
+Stage names are stable strings used by `stats`, `inspect`, caching, reports and pass bisection.
+"""
+
+from __future__ import annotations
+
+import ast
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from jitcore import codegen, llvm_opt, lower, machine_code, optimize, ssa, typeinfer
+from jitcore.api import JitOptions
+from jitcore.errors import InternalCompilerError, JitError, TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.printer import print_ir
+from jitcore.ir.verify import verify
+from jitcore.parse import ParsedFunction
+
+STAGES: tuple[str, ...] = (
+    "parse",
+    "ssa",
+    "typeinfer",
+    "optimize",
+    "lower",
+    "codegen",
+    "llvm-opt",
+    "machine-code",
+)
+CACHE_STAGE = "cache-load"
+
+
+class Pending(Exception):
+    """A callee's return type depends on a caller still being typed (mutual recursion)."""
+
+
+@dataclass
+class CompileRecord:
+    """What one compilation produced and how long each stage took."""
+
+    signature: tuple[T.Type, ...]
+    return_type: T.Type | None = None
+    symbol: str = ""
+    stages: dict[str, float] = field(default_factory=dict)
+    passes: dict[str, float] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)
+    cache_hit: bool = False
+    llvm_module: object = None  # the optimized ModuleRef, until it becomes object code
+    object_code: bytes = b""
+    callees: list[str] = field(default_factory=list)
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        except JitError:
+            raise
+        except Pending:
+            raise
+        except Exception as exc:
+            raise InternalCompilerError(
+                f"stage `{name}` failed: {type(exc).__name__}: {exc} (this is a jitcore bug)"
+            ) from exc
+        finally:
+            self.stages[name] = self.stages.get(name, 0.0) + time.perf_counter() - start
+
+
+def run_pipeline(
+    parsed: ParsedFunction,
+    signature: tuple[T.Type, ...],
+    options: JitOptions,
+    symbol: str,
+    resolve_callee: typeinfer.CalleeResolver,
+    self_return: Callable[[], T.Type | None],
+    set_self_return: Callable[[T.Type], None],
+    keep_text: bool = False,
+    parse_seconds: float = 0.0,
+) -> CompileRecord:
+    """Run every stage after `parse` for one signature; the module is added to the engine but
+    not finalized (the dispatcher finalizes once a group of recursive functions is complete)."""
+    record = CompileRecord(signature, symbol=symbol)
+    record.stages["parse"] = parse_seconds
+    if keep_text:
+        record.texts["parse"] = ast.unparse(parsed.tree)
+    debug = options.debug
+    fn = _typed(parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug)
+    record.return_type = fn.return_type
+    with record.stage("optimize"):
+        passes = optimize.run_passes(fn, disabled=options.disable_passes, debug=debug, keep_text=keep_text)
+        for p in passes:
+            record.passes[p.name] = p.seconds
+            if keep_text and p.ir_text is not None:
+                record.texts[f"optimize:{p.name}"] = p.ir_text
+    if keep_text:
+        record.texts["optimize"] = print_ir(fn)
+    with record.stage("lower"):
+        lower.lower_function(fn)
+        if debug:
+            verify(fn, typed=True, stage="lower")
+    if keep_text:
+        record.texts["lower"] = print_ir(fn)
+    with record.stage("codegen"):
+        generated = codegen.generate_module(fn, symbol, codegen.CodegenOptions(fastmath=options.fastmath))
+    if keep_text:
+        record.texts["codegen"] = str(generated.module)
+    with record.stage("llvm-opt"):
+        ref = llvm_opt.optimize_module(generated.module, options.opt)
+    if keep_text:
+        record.texts["llvm-opt"] = str(ref)
+    record.llvm_module = ref
+    record.callees = generated.callees
+    return record
+
+
+def _typed(parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug) -> ir.Function:  # noqa: ANN001
+    """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases."""
+    for _attempt in range(4):
+        with record.stage("ssa"):
+            fn = ssa.build_ssa(parsed)
+            if debug:
+                verify(fn, typed=False, stage="ssa")
+        if keep_text:
+            record.texts["ssa"] = print_ir(fn)
+        with record.stage("typeinfer"):
+            assumed = self_return()
+            result = typeinfer.infer_types(fn, signature, resolve_callee, assumed)
+            if debug:
+                verify(fn, typed=True, stage="typeinfer")
+        if keep_text:
+            record.texts["typeinfer"] = print_ir(fn)
+        final = fn.return_type
+        if result.complete and (assumed is None or final == assumed):
+            return fn
+        if final is None or isinstance(final, T.Bottom):
+            raise Pending()
+        if assumed is not None and final == assumed:
+            raise Pending()
+        set_self_return(final)  # type: ignore[arg-type]
+    raise TypingError(
+        f"cannot infer the return type of the recursive function {parsed.qualname}",
+        loc=parsed.loc(parsed.tree),
+        hint="make every return statement return the same type, with a non-recursive base case",
+    )
+
+
+def emit_machine_code(record: CompileRecord, opt: int) -> None:
+    """Turn the optimized module into object code (the first half of `machine-code`)."""
+    with record.stage("machine-code"):
+        record.object_code = machine_code.emit_object(record.llvm_module, opt)  # type: ignore[arg-type]
+        record.llvm_module = None
+
+
+def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.NativeFunction]:
+    """Link a group of specializations (mutually recursive ones together) into the JIT."""
+    start = time.perf_counter()
+    units = [machine_code.Unit(r.symbol, f"{r.symbol}.py", r.object_code, tuple(r.callees)) for r in records]
+    natives = machine_code.link(units, names)
+    share = (time.perf_counter() - start) / max(1, len(records))
+    for r in records:
+        r.stages["machine-code"] = r.stages.get("machine-code", 0.0) + share
+    return natives

@@ -1,0 +1,764 @@
+"""Stage `ssa`: `ParsedFunction` -> untyped `ir.Function` in SSA form with phi nodes.
+
+In:  the AST and environment from `parse`.
+Out: a control-flow graph of basic blocks. Local variables become SSA values (phis are built on
+     the fly, Braun et al., "Simple and Efficient Construction of SSA Form", CC 2013); free
+     names become `Const`s of their compile-time values; `for` over `range` becomes an index
+     loop; `for` over a tuple is unrolled; `and`/`or`, chained comparisons, `break`,
+     `continue`, loop `else`, `assert` and early `return` become explicit control flow.
+Holds afterwards: no instruction has a type; every block ends in a terminator; no trivial phi
+     (one whose incoming values are all the same) remains; unreachable blocks are removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import operator
+from dataclasses import dataclass
+
+from jitcore.errors import SourceLoc, UnsupportedError
+from jitcore.ir import nodes as ir
+from jitcore.parse import MISSING, ParsedFunction
+
+BINOPS = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "div",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "pow",
+    ast.LShift: "shl",
+    ast.RShift: "shr",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.BitAnd: "and",
+    ast.MatMult: "matmul",
+}
+UNARYOPS = {ast.USub: "neg", ast.UAdd: "pos", ast.Not: "not", ast.Invert: "invert"}
+CMPOPS = {
+    ast.Eq: "eq",
+    ast.NotEq: "ne",
+    ast.Lt: "lt",
+    ast.LtE: "le",
+    ast.Gt: "gt",
+    ast.GtE: "ge",
+    ast.Is: "is",
+    ast.IsNot: "isnot",
+}
+
+# Marks a variable read on a path where Python would raise UnboundLocalError.
+UNDEFINED = ir.Const(MISSING)
+
+_UNSUPPORTED_STMT_HINTS = {
+    ast.With: "move the `with` block outside the jitted function",
+    ast.Try: "check the condition explicitly instead of catching the exception",
+    ast.Import: "import at module level; jitcore resolves module globals at compile time",
+    ast.ImportFrom: "import at module level; jitcore resolves module globals at compile time",
+    ast.Global: "pass the value as an argument and return the new value",
+    ast.Nonlocal: "pass the value as an argument and return the new value",
+    ast.Delete: "let the variable go out of scope instead",
+    ast.ClassDef: "define the class at module level",
+    ast.FunctionDef: "define the helper at module level and decorate it with @jit",
+    ast.AsyncFunctionDef: "jitcore compiles plain synchronous functions",
+    ast.AsyncFor: "jitcore compiles plain synchronous functions",
+    ast.AsyncWith: "jitcore compiles plain synchronous functions",
+    ast.Match: "write the cases as if/elif/else",
+}
+_UNSUPPORTED_EXPR_HINTS = {
+    ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
+    ast.ListComp: "allocate an array with np.empty and fill it in a loop",
+    ast.SetComp: "use a loop",
+    ast.DictComp: "use a loop",
+    ast.GeneratorExp: "use a loop",
+    ast.List: "use a tuple, or a NumPy array",
+    ast.Dict: "pass the values as separate arguments",
+    ast.Set: "use a tuple",
+    ast.JoinedStr: "strings are supported only as exception messages",
+    ast.Yield: "jitcore compiles functions, not generators",
+    ast.YieldFrom: "jitcore compiles functions, not generators",
+    ast.Await: "jitcore compiles plain synchronous functions",
+    ast.Starred: "pass the arguments explicitly",
+}
+
+
+@dataclass
+class _Loop:
+    continue_to: ir.Block
+    break_to: ir.Block
+
+
+class _Builder:
+    """Walks the AST once, emitting IR and building SSA as it goes."""
+
+    def __init__(self, parsed: ParsedFunction) -> None:
+        self.parsed = parsed
+        self.fn = ir.Function(parsed.qualname, [], loc=parsed.loc(parsed.tree))
+        self.defs: dict[str, dict[ir.Block, ir.Value]] = {}
+        self.preds: dict[ir.Block, list[ir.Block]] = {}
+        self.sealed: set[ir.Block] = set()
+        self.incomplete: dict[ir.Block, dict[str, ir.Phi]] = {}
+        self.loops: list[_Loop] = []
+        self.block: ir.Block = self._new_block("entry")
+        self.locals = _assigned_names(parsed.tree) | set(parsed.arg_names)
+        self.undefined_reads: dict[str, ast.AST] = {}
+        self._uniq = 0
+
+    def hidden_var(self, kind: str) -> str:
+        """A variable name no Python code can spell, for loop counters and joins."""
+        self._uniq += 1
+        return f"${kind}{self._uniq}"
+
+    # --- blocks and SSA variables ---------------------------------------------------------
+
+    def _new_block(self, base: str) -> ir.Block:
+        block = self.fn.new_block(base)
+        if base == "entry":
+            block.label = "entry"
+        self.preds[block] = []
+        return block
+
+    def _terminate(self, term: ir.Terminator) -> None:
+        """End the current block; code after a jump or return goes to an unreachable block."""
+        self.block.terminator = term
+        for succ in term.successors():
+            self.preds[succ].append(self.block)
+        dead = self._new_block("dead")
+        self.seal(dead)
+        self.block = dead
+
+    def _jump(self, target: ir.Block, loc: SourceLoc) -> None:
+        self._terminate(ir.Jump(target, loc=loc))
+
+    def _start(self, block: ir.Block) -> None:
+        """Continue emission in `block` (the previous block must already be terminated)."""
+        self.block = block
+
+    def seal(self, block: ir.Block) -> None:
+        for var, phi in self.incomplete.pop(block, {}).items():
+            self._add_phi_operands(var, phi)
+        self.sealed.add(block)
+
+    def write(self, var: str, value: ir.Value, block: ir.Block | None = None) -> None:
+        self.defs.setdefault(var, {})[block or self.block] = value
+
+    def read(self, var: str, block: ir.Block | None = None) -> ir.Value:
+        block = block or self.block
+        found = self.defs.get(var, {}).get(block)
+        if found is not None:
+            return found
+        if block not in self.sealed:
+            phi = self._new_phi(var, block)
+            self.incomplete.setdefault(block, {})[var] = phi
+            value: ir.Value = phi
+        elif len(self.preds[block]) == 1:
+            value = self.read(var, self.preds[block][0])
+        elif not self.preds[block]:
+            value = UNDEFINED
+        else:
+            phi = self._new_phi(var, block)
+            self.write(var, phi, block)
+            value = self._add_phi_operands(var, phi)
+        self.write(var, value, block)
+        return value
+
+    def _new_phi(self, var: str, block: ir.Block) -> ir.Phi:
+        phi = ir.Phi({}, name=self.fn.fresh_name(var), loc=self.fn.loc)
+        block.instrs.insert(0, phi)
+        return phi
+
+    def _add_phi_operands(self, var: str, phi: ir.Phi) -> ir.Value:
+        block = next(b for b in self.fn.blocks if phi in b.instrs)
+        for pred in self.preds[block]:
+            phi.incoming[pred] = self.read(var, pred)
+        return phi
+
+    # --- emission helpers -----------------------------------------------------------------
+
+    def emit(self, instr: ir.Instr, node: ast.AST, base: str = "t") -> ir.Instr:
+        instr.name = self.fn.fresh_name(base)
+        instr.loc = self.parsed.loc(node)
+        self.block.instrs.append(instr)
+        return instr
+
+    def unsupported(self, node: ast.AST, what: str, hint: str) -> UnsupportedError:
+        return UnsupportedError(what, loc=self.parsed.loc(node), hint=hint)
+
+    # --- statements -----------------------------------------------------------------------
+
+    def build(self) -> ir.Function:
+        tree = self.parsed.tree
+        self.seal(self.block)
+        for i, name in enumerate(self.parsed.arg_names):
+            arg = ir.Arg(name, i)
+            self.fn.args.append(arg)
+            self.write(name, arg)
+        self.body(tree.body)
+        self._terminate(ir.Return(ir.Const(None), loc=self.parsed.loc(tree)))
+        for block in list(self.fn.blocks):
+            if block not in self.sealed:
+                self.seal(block)
+        self.fn.remove_unreachable_blocks()
+        _remove_trivial_phis(self.fn)
+        self._check_defined()
+        return self.fn
+
+    def _check_defined(self) -> None:
+        """A local read on a path where it was never assigned is an error (in reachable code)."""
+        users: list[ir.Instr | ir.Terminator] = [i for _, i in self.fn.instructions()]
+        users += [b.terminator for b in self.fn.blocks if b.terminator is not None]
+        for instr in users:
+            if not isinstance(instr, ir.Phi) and any(v is UNDEFINED for v in instr.operands()):
+                name = next(iter(self.undefined_reads), "a variable")
+                node = self.undefined_reads.get(name)
+                raise UnsupportedError(
+                    f"local variable `{name}` is read before it is assigned",
+                    loc=self.parsed.loc(node) if node is not None else instr.loc,
+                    hint="assign it on every path before this line",
+                )
+
+    def body(self, stmts: list[ast.stmt]) -> None:
+        for stmt in stmts:
+            self.stmt(stmt)
+
+    def stmt(self, node: ast.stmt) -> None:
+        method = getattr(self, f"stmt_{type(node).__name__}", None)
+        if method is None:
+            hint = _UNSUPPORTED_STMT_HINTS.get(type(node), "rewrite it with supported syntax")
+            kind = type(node).__name__.lower()
+            raise self.unsupported(node, f"`{kind}` statements are not supported", hint)
+        method(node)
+
+    def stmt_Pass(self, node: ast.Pass) -> None:
+        pass
+
+    def stmt_Expr(self, node: ast.Expr) -> None:
+        if isinstance(node.value, ast.Constant):  # a docstring or a bare literal
+            return
+        self.expr(node.value)
+
+    def stmt_Assign(self, node: ast.Assign) -> None:
+        value = self.expr(node.value)
+        for target in node.targets:
+            self.assign(target, value, node)
+
+    def stmt_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.assign(node.target, self.expr(node.value), node)
+
+    def stmt_AugAssign(self, node: ast.AugAssign) -> None:
+        op = "i" + BINOPS[type(node.op)]
+        target = node.target
+        if isinstance(target, ast.Name):
+            current = self.name(target)
+            rhs = self.expr(node.value)
+            self.write(target.id, self.emit(ir.BinOp(op, current, rhs), node, target.id))
+        elif isinstance(target, ast.Subscript):
+            obj = self.expr(target.value)
+            index = self.index(target.slice)
+            current = self.emit(ir.GetItem(obj, index), target)
+            new = self.emit(ir.BinOp(op, current, self.expr(node.value)), node)
+            self.emit(ir.SetItem(obj, index, new), node)
+        else:
+            raise self.unsupported(node, "augmented assignment to this target is not supported",
+                                   "assign to a local variable or an array element")
+
+    def assign(self, target: ast.expr, value: ir.Value, node: ast.AST) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, ir.Instr) and value.name.startswith("t") and value.name[1:].isdigit():
+                value.name = self.fn.fresh_name(target.id)
+            self.write(target.id, value)
+        elif isinstance(target, ast.Tuple | ast.List):
+            if any(isinstance(e, ast.Starred) for e in target.elts):
+                raise self.unsupported(target, "starred assignment is not supported",
+                                       "unpack every element by name")
+            self.emit(ir.Call(ir.Const(_check_unpack), [value, ir.Const(len(target.elts))]), target)
+            for i, elt in enumerate(target.elts):
+                item = self.emit(ir.GetItem(value, ir.Const(i)), elt)
+                self.assign(elt, item, node)
+        elif isinstance(target, ast.Subscript):
+            self.emit(ir.SetItem(self.expr(target.value), self.index(target.slice), value), target)
+        else:
+            raise self.unsupported(target, "assignment to this target is not supported",
+                                   "assign to a local variable, a tuple of them or an array element")
+
+    def stmt_Return(self, node: ast.Return) -> None:
+        value = self.expr(node.value) if node.value is not None else ir.Const(None)
+        self._terminate(ir.Return(value, loc=self.parsed.loc(node)))
+
+    def stmt_If(self, node: ast.If) -> None:
+        then_b, else_b, join = self._new_block("then"), self._new_block("else"), self._new_block("endif")
+        self.condition(node.test, then_b, else_b)
+        for block, stmts in ((then_b, node.body), (else_b, node.orelse)):
+            self.seal(block)
+            self._start(block)
+            self.body(stmts)
+            self._jump(join, self.parsed.loc(node))
+        self.seal(join)
+        self._start(join)
+
+    def stmt_While(self, node: ast.While) -> None:
+        header, body = self._new_block("while"), self._new_block("body")
+        orelse, exit_b = self._new_block("whileelse"), self._new_block("endwhile")
+        loc = self.parsed.loc(node)
+        self._jump(header, loc)
+        self._start(header)
+        self.condition(node.test, body, orelse)
+        self.seal(body)
+        self._start(body)
+        self.loops.append(_Loop(header, exit_b))
+        self.body(node.body)
+        self.loops.pop()
+        self._jump(header, loc)
+        self.seal(header)
+        self.seal(orelse)
+        self._start(orelse)
+        self.body(node.orelse)
+        self._jump(exit_b, loc)
+        self.seal(exit_b)
+        self._start(exit_b)
+
+    def stmt_Break(self, node: ast.Break) -> None:
+        self._jump(self.loops[-1].break_to, self.parsed.loc(node))
+
+    def stmt_Continue(self, node: ast.Continue) -> None:
+        self._jump(self.loops[-1].continue_to, self.parsed.loc(node))
+
+    def stmt_For(self, node: ast.For) -> None:
+        it = node.iter
+        if (
+            isinstance(it, ast.Call)
+            and isinstance(it.func, ast.Name)
+            and it.func.id not in self.locals
+            and self.parsed.env.lookup(it.func.id) is range
+        ):
+            self._for_range(node, it)
+            return
+        iterable = self.expr(it)
+        self._for_sequence(node, iterable)
+
+    def _for_range(self, node: ast.For, call: ast.Call) -> None:
+        if call.keywords or not 1 <= len(call.args) <= 3:
+            raise self.unsupported(call, "range() takes 1 to 3 positional arguments",
+                                   "write range(stop), range(start, stop) or range(start, stop, step)")
+        args = [self.expr(a) for a in call.args]
+        start, stop, step = (
+            (ir.Const(0, weak=True), args[0], ir.Const(1, weak=True)) if len(args) == 1
+            else (args[0], args[1], ir.Const(1, weak=True)) if len(args) == 2
+            else tuple(args)
+        )
+        loc = self.parsed.loc(node)
+        # range(...) is evaluated once; `range_check` raises ValueError for a zero step and
+        # converts the bounds to one integer type.
+        bounds = self.emit(ir.Call(ir.Const(_range_bounds), [start, stop, step]), call)
+        start = self.emit(ir.GetItem(bounds, ir.Const(0)), call)
+        stop = self.emit(ir.GetItem(bounds, ir.Const(1)), call)
+        step = self.emit(ir.GetItem(bounds, ir.Const(2)), call)
+        counter = self.hidden_var("range")
+        self.write(counter, start)
+        header, body = self._new_block("for"), self._new_block("forbody")
+        latch = self._new_block("forlatch")
+        orelse, exit_b = self._new_block("forelse"), self._new_block("endfor")
+        self._jump(header, loc)
+        self._start(header)
+        i = self.read(counter)
+        more = self.emit(ir.Call(ir.Const(_range_more), [i, stop, step]), node.iter)
+        self._terminate(ir.Branch(more, body, orelse, loc=loc))
+        self.seal(body)
+        self._start(body)
+        self.assign(node.target, self.read(counter), node)
+        self.loops.append(_Loop(latch, exit_b))
+        self.body(node.body)
+        self.loops.pop()
+        self._jump(latch, loc)
+        self.seal(latch)
+        self._start(latch)
+        nxt = self.emit(ir.BinOp("add", self.read(counter), step), node.iter, "next")
+        self.write(counter, nxt)
+        self._jump(header, loc)
+        self.seal(header)
+        self.seal(orelse)
+        self._start(orelse)
+        self.body(node.orelse)
+        self._jump(exit_b, loc)
+        self.seal(exit_b)
+        self._start(exit_b)
+
+    def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
+        """`for x in seq`: unrolled for tuples (typeinfer knows their length), an index loop
+        over `len(seq)` otherwise. Which one is decided later, so emit the general form: a
+        `ForEach` marker that typeinfer expands is avoided by emitting the index loop and
+        letting tuple indexing with a loop counter be resolved by unrolling in typeinfer."""
+        loc = self.parsed.loc(node)
+        length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
+        counter = self.hidden_var("iter")
+        self.write(counter, ir.Const(0, weak=True))
+        header, body = self._new_block("for"), self._new_block("forbody")
+        latch = self._new_block("forlatch")
+        orelse, exit_b = self._new_block("forelse"), self._new_block("endfor")
+        self._jump(header, loc)
+        self._start(header)
+        i = self.read(counter)
+        more = self.emit(ir.Compare("lt", i, length), node.iter)
+        self._terminate(ir.Branch(more, body, orelse, loc=loc))
+        self.seal(body)
+        self._start(body)
+        item = self.emit(ir.GetItem(iterable, self.read(counter)), node.iter)
+        self.assign(node.target, item, node)
+        self.loops.append(_Loop(latch, exit_b))
+        self.body(node.body)
+        self.loops.pop()
+        self._jump(latch, loc)
+        self.seal(latch)
+        self._start(latch)
+        nxt = self.emit(ir.BinOp("add", self.read(counter), ir.Const(1, weak=True)), node.iter, "next")
+        self.write(counter, nxt)
+        self._jump(header, loc)
+        self.seal(header)
+        self.seal(orelse)
+        self._start(orelse)
+        self.body(node.orelse)
+        self._jump(exit_b, loc)
+        self.seal(exit_b)
+        self._start(exit_b)
+
+    def stmt_Raise(self, node: ast.Raise) -> None:
+        exc, message = self._exception(node.exc, node)
+        self._terminate(ir.Raise(exc, message, loc=self.parsed.loc(node)))
+
+    def _exception(self, exc_node: ast.expr | None, node: ast.AST) -> tuple[type, str]:
+        hint = 'raise a built-in exception with a constant message: raise ValueError("...")'
+        if exc_node is None:
+            raise self.unsupported(node, "a bare `raise` is not supported", hint)
+        call_args: list[ast.expr] = []
+        target = exc_node
+        if isinstance(exc_node, ast.Call):
+            target, call_args = exc_node.func, exc_node.args
+            if exc_node.keywords:
+                raise self.unsupported(exc_node, "exception keyword arguments are not supported", hint)
+        exc = self._static_value(target)
+        if not (isinstance(exc, type) and issubclass(exc, BaseException)):
+            raise self.unsupported(target, "only exception classes can be raised", hint)
+        if not call_args:
+            return exc, ""
+        if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) and isinstance(call_args[0].value, str):
+            return exc, call_args[0].value
+        raise self.unsupported(call_args[0], "exception messages must be constant strings", hint)
+
+    def stmt_Assert(self, node: ast.Assert) -> None:
+        ok, fail = self._new_block("assertok"), self._new_block("assertfail")
+        self.condition(node.test, ok, fail)
+        self.seal(fail)
+        self._start(fail)
+        message = ""
+        if node.msg is not None:
+            if not (isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)):
+                raise self.unsupported(node.msg, "assert messages must be constant strings",
+                                       'write assert cond, "message"')
+            message = node.msg.value
+        self._terminate(ir.Raise(AssertionError, message, loc=self.parsed.loc(node)))
+        self.seal(ok)
+        self._start(ok)
+
+    # --- conditions (branching on truth, with short circuits) ----------------------------
+
+    def condition(self, node: ast.expr, if_true: ir.Block, if_false: ir.Block) -> None:
+        """Branch to `if_true` or `if_false` on the truth of `node`, short-circuiting."""
+        loc = self.parsed.loc(node)
+        if isinstance(node, ast.BoolOp):
+            for value in node.values[:-1]:
+                nxt = self._new_block("cond")
+                if isinstance(node.op, ast.And):
+                    self.condition(value, nxt, if_false)
+                else:
+                    self.condition(value, if_true, nxt)
+                self.seal(nxt)
+                self._start(nxt)
+            self.condition(node.values[-1], if_true, if_false)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            self.condition(node.operand, if_false, if_true)
+        elif isinstance(node, ast.Compare) and len(node.ops) > 1:
+            lhs = self.expr(node.left)
+            for op, right in zip(node.ops[:-1], node.comparators[:-1]):
+                rhs = self.expr(right)
+                nxt = self._new_block("cond")
+                test = self.emit(ir.Compare(CMPOPS[type(op)], lhs, rhs), node)
+                self._terminate(ir.Branch(test, nxt, if_false, loc=loc))
+                self.seal(nxt)
+                self._start(nxt)
+                lhs = rhs
+            rhs = self.expr(node.comparators[-1])
+            test = self.emit(ir.Compare(CMPOPS[type(node.ops[-1])], lhs, rhs), node)
+            self._terminate(ir.Branch(test, if_true, if_false, loc=loc))
+        else:
+            value = self.truth(self.expr(node), node)
+            self._terminate(ir.Branch(value, if_true, if_false, loc=loc))
+
+    def truth(self, value: ir.Value, node: ast.AST) -> ir.Value:
+        if isinstance(value, ir.Compare):
+            return value
+        return self.emit(ir.UnaryOp("truth", value), node)
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def expr(self, node: ast.expr) -> ir.Value:
+        method = getattr(self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            hint = _UNSUPPORTED_EXPR_HINTS.get(type(node), "rewrite it with supported syntax")
+            what = type(node).__name__
+            raise self.unsupported(node, f"{what} expressions are not supported", hint)
+        return method(node)
+
+    def expr_Constant(self, node: ast.Constant) -> ir.Value:
+        value = node.value
+        if value is Ellipsis or isinstance(value, bytes):
+            raise self.unsupported(node, f"the constant {value!r} is not supported",
+                                   "use numbers, booleans, None or an exception message")
+        weak = isinstance(value, int | float | complex) and not isinstance(value, bool)
+        return ir.Const(value, weak=weak)
+
+    def expr_Name(self, node: ast.Name) -> ir.Value:
+        return self.name(node)
+
+    def name(self, node: ast.Name) -> ir.Value:
+        if node.id in self.locals:
+            value = self.read(node.id)
+            if value is UNDEFINED:
+                self.undefined_reads.setdefault(node.id, node)
+            return value
+        value = self.parsed.env.lookup(node.id)
+        if value is MISSING:
+            raise self.unsupported(node, f"name `{node.id}` is not defined",
+                                   "define it at module level before the first call")
+        return ir.Const(value)
+
+    def _static_value(self, node: ast.expr) -> object:
+        """The compile-time value of a global name or attribute chain, else MISSING."""
+        if isinstance(node, ast.Name) and node.id not in self.locals:
+            return self.parsed.env.lookup(node.id)
+        if isinstance(node, ast.Attribute):
+            base = self._static_value(node.value)
+            if base is not MISSING and _is_namespace(base):
+                return getattr(base, node.attr, MISSING)
+        return MISSING
+
+    def expr_Attribute(self, node: ast.Attribute) -> ir.Value:
+        static = self._static_value(node)
+        if static is not MISSING:
+            return ir.Const(static)
+        base_static = self._static_value(node.value)
+        if base_static is not MISSING and _is_namespace(base_static):
+            raise self.unsupported(node, f"`{getattr(base_static, '__name__', base_static)}` has no attribute `{node.attr}`",
+                                   "check the spelling")
+        return self.emit(ir.GetAttr(self.expr(node.value), node.attr), node)
+
+    def expr_BinOp(self, node: ast.BinOp) -> ir.Value:
+        lhs, rhs = self.expr(node.left), self.expr(node.right)
+        folded = _fold_constants(type(node.op), lhs, rhs)
+        if folded is not None:
+            return folded
+        return self.emit(ir.BinOp(BINOPS[type(node.op)], lhs, rhs), node)
+
+    def expr_UnaryOp(self, node: ast.UnaryOp) -> ir.Value:
+        operand = self.expr(node.operand)
+        if (
+            isinstance(node.op, ast.USub)
+            and isinstance(operand, ir.Const)
+            and isinstance(operand.value, int | float | complex)
+            and not isinstance(operand.value, bool)
+        ):
+            return ir.Const(-operand.value, weak=operand.weak)
+        return self.emit(ir.UnaryOp(UNARYOPS[type(node.op)], operand), node)
+
+    def expr_Compare(self, node: ast.Compare) -> ir.Value:
+        if len(node.ops) == 1:
+            return self.emit(ir.Compare(CMPOPS[type(node.ops[0])], self.expr(node.left),
+                                        self.expr(node.comparators[0])), node)
+        return self._branchy_bool(node)
+
+    def _branchy_bool(self, node: ast.expr) -> ir.Value:
+        """A boolean computed by branches (chained comparison): True/False joined by a phi."""
+        t, f, join = self._new_block("true"), self._new_block("false"), self._new_block("join")
+        self.condition(node, t, f)
+        var = self.hidden_var("bool")
+        loc = self.parsed.loc(node)
+        for block, value in ((t, True), (f, False)):
+            self.seal(block)
+            self._start(block)
+            self.write(var, ir.Const(value))
+            self._jump(join, loc)
+        self.seal(join)
+        self._start(join)
+        return self.read(var)
+
+    def expr_BoolOp(self, node: ast.BoolOp) -> ir.Value:
+        """`a and b` is `a` if `a` is falsy else `b` (and `or` the reverse), lazily."""
+        var = self.hidden_var("boolop")
+        join = self._new_block("join")
+        loc = self.parsed.loc(node)
+        for value_node in node.values[:-1]:
+            value = self.expr(value_node)
+            self.write(var, value)
+            nxt = self._new_block("rhs")
+            test = self.truth(value, value_node)
+            if isinstance(node.op, ast.And):
+                self._terminate(ir.Branch(test, nxt, join, loc=loc))
+            else:
+                self._terminate(ir.Branch(test, join, nxt, loc=loc))
+            self.seal(nxt)
+            self._start(nxt)
+        self.write(var, self.expr(node.values[-1]))
+        self._jump(join, loc)
+        self.seal(join)
+        self._start(join)
+        return self.read(var)
+
+    def expr_IfExp(self, node: ast.IfExp) -> ir.Value:
+        t, f, join = self._new_block("ifexp"), self._new_block("ifexpelse"), self._new_block("join")
+        self.condition(node.test, t, f)
+        var = self.hidden_var("ifexp")
+        loc = self.parsed.loc(node)
+        for block, value_node in ((t, node.body), (f, node.orelse)):
+            self.seal(block)
+            self._start(block)
+            self.write(var, self.expr(value_node))
+            self._jump(join, loc)
+        self.seal(join)
+        self._start(join)
+        return self.read(var)
+
+    def expr_NamedExpr(self, node: ast.NamedExpr) -> ir.Value:
+        value = self.expr(node.value)
+        self.write(node.target.id, value)
+        return value
+
+    def expr_Tuple(self, node: ast.Tuple) -> ir.Value:
+        items = [self.expr(e) for e in node.elts]
+        if all(isinstance(i, ir.Const) and not _is_object_const(i) for i in items):
+            return ir.Const(tuple(i.value for i in items))  # type: ignore[union-attr]
+        return self.emit(ir.MakeTuple(items), node)
+
+    def expr_Subscript(self, node: ast.Subscript) -> ir.Value:
+        return self.emit(ir.GetItem(self.expr(node.value), self.index(node.slice)), node)
+
+    def index(self, node: ast.expr) -> ir.Value:
+        if isinstance(node, ast.Slice):
+            parts = [self.expr(p) if p is not None else ir.Const(None)
+                     for p in (node.lower, node.upper, node.step)]
+            return self.emit(ir.Call(ir.Const(slice), parts), node)
+        if isinstance(node, ast.Tuple):
+            items = [self.index(e) for e in node.elts]
+            if all(isinstance(i, ir.Const) for i in items):
+                return ir.Const(tuple(i.value for i in items))  # type: ignore[union-attr]
+            return self.emit(ir.MakeTuple(items), node)
+        return self.expr(node)
+
+    def expr_Slice(self, node: ast.Slice) -> ir.Value:
+        return self.index(node)
+
+    def expr_Call(self, node: ast.Call) -> ir.Value:
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                raise self.unsupported(arg, "`*args` in calls is not supported", "pass the arguments explicitly")
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise self.unsupported(kw.value, "`**kwargs` in calls is not supported",
+                                       "pass the keyword arguments explicitly")
+        func = self.expr(node.func)
+        args = [self.expr(a) for a in node.args]
+        kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
+        return self.emit(ir.Call(func, args, kwargs), node)
+
+
+def _is_namespace(obj: object) -> bool:
+    """Objects whose attributes are resolved at compile time: modules and classes."""
+    import types
+
+    return isinstance(obj, types.ModuleType | type)
+
+
+def _is_object_const(c: ir.Const) -> bool:
+    return not isinstance(c.value, int | float | complex | bool | type(None) | tuple)
+
+
+_FOLDABLE = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+
+def _fold_constants(op: type, lhs: ir.Value, rhs: ir.Value) -> ir.Const | None:
+    """Fold `2 * 3` written in the source (only exact, always-defined operations)."""
+    if not (isinstance(lhs, ir.Const) and isinstance(rhs, ir.Const) and op in _FOLDABLE):
+        return None
+    a, b = lhs.value, rhs.value
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (a, b)):
+        return None
+    result = _FOLDABLE[op](a, b)
+    if isinstance(result, int) and not -(2**63) <= result < 2**63:
+        return None
+    return ir.Const(result, weak=lhs.weak and rhs.weak)
+
+
+def _assigned_names(tree: ast.FunctionDef) -> set[str]:
+    """Python's rule: a name assigned anywhere in the function is local everywhere in it."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+    return names
+
+
+def _remove_trivial_phis(fn: ir.Function) -> None:
+    """Replace phis whose incoming values are all one value (or the phi itself)."""
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for phi in list(block.phis()):
+                values = {id(v): v for v in phi.incoming.values() if v is not phi and v is not UNDEFINED}
+                if len(values) > 1:
+                    continue
+                if len(values) == 0:
+                    continue
+                (same,) = values.values()
+                if any(v is UNDEFINED for v in phi.incoming.values()) and len(phi.incoming) > 1:
+                    # Defined on some paths only: keep the value (Python would raise
+                    # UnboundLocalError on the other paths; see README, differences).
+                    pass
+                block.instrs.remove(phi)
+                fn.replace_all_uses(phi, same)
+                changed = True
+
+
+# Marker functions that ssa emits as calls and typeinfer/lower implement. They are plain
+# Python so that an IR interpreter could run them, and they never reach the user.
+
+
+def _range_bounds(start: int, stop: int, step: int) -> tuple[int, int, int]:
+    """range(start, stop, step) evaluated once: ValueError on a zero step, as Python does."""
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return start, stop, step
+
+
+def _range_more(i: int, stop: int, step: int) -> bool:
+    """True while the range loop has another element."""
+    return i < stop if step > 0 else i > stop
+
+
+def _check_unpack(value: object, n: int) -> None:
+    """Tuple unpacking: the lengths must match (checked at compile time for tuples)."""
+    if len(value) != n:  # type: ignore[arg-type]
+        raise ValueError(f"expected {n} values to unpack")
+
+
+_range_bounds.__jitcore_builtin__ = "range_bounds"  # type: ignore[attr-defined]
+_range_more.__jitcore_builtin__ = "range_more"  # type: ignore[attr-defined]
+_check_unpack.__jitcore_builtin__ = "check_unpack"  # type: ignore[attr-defined]
+
+
+def build_ssa(parsed: ParsedFunction) -> ir.Function:
+    """Build the untyped SSA IR of a parsed function (the `ssa` stage)."""
+    return _Builder(parsed).build()
+
+
+del builtins

@@ -1,0 +1,391 @@
+"""Stage `typeinfer`: untyped `ir.Function` + argument types -> typed `ir.Function`.
+
+In:  SSA IR from `ssa` and the specialization's argument types.
+Out: the same function where every value has a type: a forward data-flow fixpoint gives each
+     instruction the type its `jitcore.lib` rule computes from its operands, and each phi the
+     promotion of its incoming types. Then explicit `cast` instructions are inserted wherever
+     types meet (operands of a rule, phi inputs, returned values), every operation records its
+     implementation in `impl`, and operations known at compile time become constants.
+Holds afterwards: every instruction has a type and (except phis, casts, tuples) an `impl`;
+     operand types equal what the implementation expects; `return_type` is set.
+An inconsistent use is a `TypingError` pointing at the source line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from jitcore.errors import TypingError, UnsupportedError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.lib import operators
+from jitcore.lib.registry import Operand, Resolved, lookup_function, lookup_method
+from jitcore.parse import MISSING
+
+# Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
+CalleeResolver = Callable[[object, list[Operand], dict[str, Operand]], Resolved]
+
+
+@dataclass(frozen=True, slots=True)
+class BoundMethod(T.Type):
+    """`x.name` before it is called: the receiver's type and the method name."""
+
+    recv: T.Type
+    method: str
+
+    @property
+    def name(self) -> str:
+        return f"method({self.recv.name}.{self.method})"
+
+
+@dataclass
+class TypeResult:
+    fn: ir.Function
+    complete: bool  # False if a recursive call's return type was still unknown
+
+
+def const_type(value: object) -> T.Type:
+    """The IR type of a compile-time constant."""
+    if value is None:
+        return T.NONE
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise TypingError(f"the integer constant {value} does not fit in 64 bits")
+        return T.I64 if value < 2**63 else T.U64
+    if isinstance(value, float):
+        return T.F64
+    if isinstance(value, complex):
+        return T.C128
+    if isinstance(value, tuple):
+        return T.Tuple(tuple(const_type(v) for v in value))
+    import numpy as np
+
+    if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
+        return T.from_dtype(value.dtype)
+    return T.Opaque(value)
+
+
+def unify(a: T.Type, b: T.Type) -> T.Type | None:
+    """The type both values convert to where control flow joins, or None if there is none."""
+    if a == b:
+        return a
+    if isinstance(a, T.Bottom):
+        return b
+    if isinstance(b, T.Bottom):
+        return a
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        if a.is_bool or b.is_bool:  # Python: True joins 1 as an int
+            other = b if a.is_bool else a
+            return other
+        return T.promote(a, b)
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        items = [unify(x, y) for x, y in zip(a.items, b.items)]
+        if all(i is not None for i in items):
+            return T.Tuple(tuple(items))  # type: ignore[arg-type]
+    if isinstance(a, T.Array) and isinstance(b, T.Array) and (a.dtype, a.ndim) == (b.dtype, b.ndim):
+        return T.Array(a.dtype, a.ndim, "A")
+    return None
+
+
+class _Inference:
+    def __init__(self, fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver,
+                 self_return: T.Type | None) -> None:
+        self.fn = fn
+        self.resolve_callee = resolve_callee
+        self.self_return = self_return
+        if len(arg_types) != len(fn.args):
+            raise TypingError(f"{fn.name} takes {len(fn.args)} arguments, got {len(arg_types)}")
+        for arg, t in zip(fn.args, arg_types):
+            arg.type = t
+
+    # --- operands -------------------------------------------------------------------------
+
+    @staticmethod
+    def type_of(v: ir.Value) -> T.Type | None:
+        if isinstance(v, ir.Const):
+            if v.type is None:
+                v.type = T.BOTTOM if v.value is MISSING else const_type(v.value)
+            return v.type
+        return v.type
+
+    def operand(self, v: ir.Value) -> Operand:
+        t = self.type_of(v)
+        assert t is not None
+        if isinstance(v, ir.Const):
+            return Operand(t, v.value, v.weak)
+        return Operand(t)
+
+    # --- the fixpoint ---------------------------------------------------------------------
+
+    def run(self) -> bool:
+        """Iterate to a fixpoint; return True if no value is left at bottom."""
+        order = self.fn.reverse_postorder()
+        changed = True
+        while changed:
+            changed = False
+            for block in order:
+                for instr in block.instrs:
+                    new = self.infer(instr)
+                    if new is not None and new != instr.type:
+                        if isinstance(instr, ir.Phi) and instr.type is not None:
+                            new = self.join(instr, instr.type, new)
+                        instr.type = new
+                        changed = True
+        return all(
+            instr.type is not None and not isinstance(instr.type, T.Bottom)
+            for block in order
+            for instr in block.instrs
+        )
+
+    def join(self, at: ir.Instr, a: T.Type, b: T.Type) -> T.Type:
+        joined = unify(a, b)
+        if joined is None:
+            var = at.name.split(".")[0]
+            raise TypingError(
+                f"`{var}` is {a} on one path and {b} on another",
+                loc=at.loc,
+                hint=f"give `{var}` one type on every path",
+            )
+        return joined
+
+    def infer(self, instr: ir.Instr) -> T.Type | None:
+        if isinstance(instr, ir.Phi):
+            result: T.Type | None = None
+            for v in instr.incoming.values():
+                t = self.type_of(v)
+                if t is None or isinstance(t, T.Bottom):
+                    continue
+                if result is None:
+                    result = t
+                elif result != t:
+                    loc_instr = v if isinstance(v, ir.Instr) else instr
+                    result = self.join(loc_instr, result, t) if unify(result, t) else self._phi_error(instr, result, t)
+            return result
+        if isinstance(instr, ir.Cast):
+            return instr.type
+        operands = instr.operands()
+        types = [self.type_of(v) for v in operands]
+        if any(t is None for t in types):
+            return None
+        if any(isinstance(t, T.Bottom) for t in types):
+            return T.BOTTOM
+        resolved = self.resolve(instr)
+        instr.impl = resolved
+        return resolved.ret if resolved is not None else None
+
+    def _phi_error(self, phi: ir.Phi, a: T.Type, b: T.Type) -> T.Type:
+        return self.join(phi, a, b)
+
+    def resolve(self, instr: ir.Instr) -> Resolved | None:
+        op = self.operand
+        match instr:
+            case ir.BinOp(op=name, lhs=lhs, rhs=rhs):
+                return operators.resolve_binop(name, op(lhs), op(rhs), instr.loc)
+            case ir.UnaryOp(op=name, operand=x):
+                return operators.resolve_unary(name, op(x), instr.loc)
+            case ir.Compare(op=name, lhs=lhs, rhs=rhs):
+                return operators.resolve_compare(name, op(lhs), op(rhs), instr.loc)
+            case ir.MakeTuple(items=items):
+                return Resolved(tuple(None for _ in items), T.Tuple(tuple(self.type_of(i) for i in items)))  # type: ignore[misc]
+            case ir.GetItem(obj=obj, index=index):
+                return operators.resolve_getitem(op(obj), op(index), instr.loc)
+            case ir.SetItem(obj=obj, index=index, value=value):
+                return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
+            case ir.GetAttr(obj=obj, attr=attr):
+                recv = op(obj)
+                if lookup_method(recv.type, attr) is not None:
+                    return Resolved((None,), BoundMethod(recv.type, attr))
+                return operators.resolve_getattr(recv, attr, instr.loc)
+            case ir.Call():
+                return self.resolve_call(instr)
+        raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
+
+    def resolve_call(self, call: ir.Call) -> Resolved:
+        func_type = self.type_of(call.func)
+        args = [self.operand(a) for a in call.args]
+        kwargs = {k: self.operand(v) for k, v in call.kwargs.items()}
+        if isinstance(func_type, BoundMethod):
+            rule = lookup_method(func_type.recv, func_type.method)
+            assert rule is not None
+            recv = self.operand(call.func.obj)  # type: ignore[attr-defined]
+            resolved = rule([recv, *args], kwargs)
+            if resolved is None:
+                raise TypingError(
+                    f"cannot call .{func_type.method}() of {func_type.recv} with "
+                    f"({', '.join(str(a.type) for a in args)})", loc=call.loc)
+            return resolved
+        if not isinstance(func_type, T.Opaque):
+            raise TypingError(f"a value of type {func_type} is not callable", loc=call.loc,
+                              hint="call a @jit function, a builtin, or a math/numpy function")
+        obj = func_type.obj
+        if _is_dispatcher(obj):
+            if obj is getattr(self, "_self_dispatcher", None) and self.self_return is None:
+                pass
+            return self.resolve_callee(obj, args, kwargs)
+        rule = lookup_function(obj)
+        if rule is None:
+            name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
+            module = getattr(obj, "__module__", None)
+            full = f"{module}.{name}" if module and module != "builtins" else name
+            hint = "decorate it with @jit" if callable(obj) and hasattr(obj, "__code__") else \
+                "see the README's supported subset"
+            raise UnsupportedError(f"calls to `{full}` are not supported", loc=call.loc, hint=hint)
+        try:
+            resolved = rule(args, kwargs)
+        except TypingError as err:
+            if err.loc is None:
+                err.loc = call.loc
+                err.args = (err._render(),)
+            raise
+        if resolved is None:
+            name = getattr(obj, "__name__", repr(obj))
+            sig = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
+            raise TypingError(f"no implementation of `{name}` for ({sig})", loc=call.loc,
+                              hint="check the argument types; see the README's supported subset")
+        return resolved
+
+    # --- rewriting: casts, constants, return type -----------------------------------------
+
+    def rewrite(self) -> None:
+        fn = self.fn
+        for block in fn.blocks:
+            new_instrs: list[ir.Instr] = []
+            for instr in block.instrs:
+                if isinstance(instr, ir.Phi):
+                    new_instrs.append(instr)
+                    continue
+                resolved: Resolved | None = instr.impl  # type: ignore[assignment]
+                if isinstance(instr.type, BoundMethod):
+                    continue  # folded into the call below
+                if isinstance(instr, ir.Call) and isinstance(self.type_of(instr.func), BoundMethod):
+                    instr.args = [instr.func.obj, *instr.args]  # type: ignore[attr-defined]
+                    instr.func = ir.Const(None, type=T.NONE)
+                if resolved is not None and resolved.const is not MISSING:
+                    fn.replace_all_uses(instr, ir.Const(resolved.const, type=instr.type))
+                    continue
+                if resolved is not None:
+                    self._cast_operands(instr, resolved, new_instrs)
+                new_instrs.append(instr)
+            block.instrs = new_instrs
+        self._cast_phi_inputs()
+        self._type_returns()
+
+    def _cast_operands(self, instr: ir.Instr, resolved: Resolved, out: list[ir.Instr]) -> None:
+        if isinstance(instr, ir.Call):
+            slots = [(instr.args, i) for i in range(len(instr.args))]
+            for i, target in enumerate(resolved.args):
+                if i < len(instr.args) and target is not None:
+                    instr.args[i] = self._convert(instr.args[i], target, instr, out)
+            for k, target in resolved.kwargs.items():
+                if k in instr.kwargs and target is not None:
+                    instr.kwargs[k] = self._convert(instr.kwargs[k], target, instr, out)
+            del slots
+            return
+        fields = {
+            ir.BinOp: ("lhs", "rhs"),
+            ir.Compare: ("lhs", "rhs"),
+            ir.UnaryOp: ("operand",),
+            ir.GetItem: ("obj", "index"),
+            ir.SetItem: ("obj", "index", "value"),
+            ir.GetAttr: ("obj",),
+        }.get(type(instr), ())
+        for name, target in zip(fields, resolved.args):
+            if target is not None:
+                setattr(instr, name, self._convert(getattr(instr, name), target, instr, out))
+
+    def _convert(self, v: ir.Value, to: T.Type, at: ir.Instr, out: list[ir.Instr]) -> ir.Value:
+        t = self.type_of(v)
+        if t == to:
+            return v
+        if isinstance(v, ir.Const) and isinstance(to, T.Scalar) and isinstance(v.value, int | float | complex | bool):
+            from jitcore.ir.builder import _convert_const
+
+            return ir.Const(_convert_const(v.value, to), type=to)
+        if isinstance(to, T.Tuple) and isinstance(t, T.Tuple) and isinstance(v, ir.Const):
+            from jitcore.ir.builder import _convert_const
+
+            return ir.Const(tuple(_convert_const(x, s) for x, s in zip(v.value, to.items)), type=to)  # type: ignore[arg-type]
+        cast = ir.Cast(v, name=self.fn.fresh_name("t"), type=to, loc=at.loc)
+        out.append(cast)
+        return cast
+
+    def _cast_phi_inputs(self) -> None:
+        for block in self.fn.blocks:
+            for phi in block.phis():
+                for pred, v in list(phi.incoming.items()):
+                    if isinstance(v, ir.Const) and v.value is MISSING:
+                        phi.incoming[pred] = ir.Const(MISSING, type=phi.type)
+                        continue
+                    if self.type_of(v) != phi.type:
+                        tail: list[ir.Instr] = []
+                        phi.incoming[pred] = self._convert(v, phi.type, phi, tail)  # type: ignore[arg-type]
+                        pred.instrs.extend(tail)
+
+    def _type_returns(self) -> None:
+        returns = [b for b in self.fn.blocks if isinstance(b.terminator, ir.Return)]
+        result: T.Type | None = self.self_return if self.self_return is not None else None
+        for block in returns:
+            t = self.type_of(block.terminator.value)  # type: ignore[union-attr]
+            if t is None or isinstance(t, T.Bottom):
+                continue
+            if result is None:
+                result = t
+            else:
+                joined = unify(result, t)
+                if joined is None:
+                    raise TypingError(
+                        f"{self.fn.name} returns {result} on one path and {t} on another",
+                        loc=block.terminator.loc,  # type: ignore[union-attr]
+                        hint="return values of one type from every return statement",
+                    )
+                result = joined
+        if result is None:
+            result = T.NONE if not returns else T.BOTTOM
+        self.fn.return_type = result
+        for block in returns:
+            term = block.terminator
+            assert isinstance(term, ir.Return)
+            tail: list[ir.Instr] = []
+            if not isinstance(result, T.Bottom):
+                term.value = self._convert(term.value, result, block.instrs[-1] if block.instrs else ir.Instr(loc=term.loc), tail)
+            block.instrs.extend(tail)
+
+
+def _is_dispatcher(obj: object) -> bool:
+    return getattr(obj, "__jitcore_dispatcher__", False) is True
+
+
+def return_type_guess(fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver) -> T.Type | None:
+    """The return type from the paths that do not depend on a still-unknown recursive call."""
+    inference = _Inference(fn, arg_types, resolve_callee, None)
+    inference.run()
+    result: T.Type | None = None
+    for block in fn.blocks:
+        if isinstance(block.terminator, ir.Return):
+            t = inference.type_of(block.terminator.value)
+            if t is None or isinstance(t, T.Bottom):
+                continue
+            result = t if result is None else (unify(result, t) or result)
+    return result
+
+
+def infer_types(
+    fn: ir.Function,
+    arg_types: tuple[T.Type, ...],
+    resolve_callee: CalleeResolver,
+    self_return: T.Type | None = None,
+) -> TypeResult:
+    """Type `fn` for `arg_types` (the `typeinfer` stage). `resolve_callee` types calls of other
+    jitted functions; `self_return` is the assumed return type of recursive calls."""
+    inference = _Inference(fn, arg_types, resolve_callee, self_return)
+    complete = inference.run()
+    for _, instr in fn.instructions():
+        if instr.type is None:
+            raise TypingError("cannot infer the type of this expression", loc=instr.loc)
+    inference.rewrite()
+    if isinstance(fn.return_type, T.Bottom):
+        complete = False
+    return TypeResult(fn, complete)
