@@ -21,3 +21,12 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "d
 
 # Tests run with the IR verifier on between stages and passes (DESIGN.md section 2).
 os.environ.setdefault("JITCORE_DEBUG", "1")
+
+
+def pytest_addoption(parser):  # type: ignore[no-untyped-def]
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite the expected IR listings under tests/jitcore/golden/ from the current output",
+    )

@@ -1,17 +1,26 @@
 """jitcore: a just-in-time compiler for numerical Python, built on llvmlite.
 
-    from jitcore import jit
+from jitcore import jit
 
-    @jit
-    def f(x: float, n: int) -> float: ...
+@jit
+def f(x: float, n: int) -> float: ...
 """
 
+from jitcore.annotations import Array, ArraySpec
 from jitcore.api import ExecutionMode, JitOptions, jit
-from jitcore.errors import InternalCompilerError, JitError, SourceLoc, TypingError, UnsupportedError
+from jitcore.errors import (
+    InternalCompilerError,
+    JitError,
+    SourceLoc,
+    TypingError,
+    UnsupportedError,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Array",
+    "ArraySpec",
     "ExecutionMode",
     "InternalCompilerError",
     "JitError",

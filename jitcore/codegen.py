@@ -23,14 +23,51 @@ from jitcore.ir import types as T
 from jitcore.parse import MISSING
 
 PTR = ll.PointerType()
-I1, I8, I32, I64, I128 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64), ll.IntType(128)
+I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 F32, F64 = ll.FloatType(), ll.DoubleType()
 NULL = ll.Constant(PTR, None)
 
-_LLVM_INTRINSICS = {"sqrt", "floor", "ceil", "trunc", "fabs", "copysign", "roundeven", "pow", "exp",
-                    "exp2", "log", "log2", "log10", "sin", "cos", "fma", "minnum", "maxnum"}
-_LIBM = {"tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "expm1",
-         "log1p", "erf", "erfc", "tgamma", "lgamma", "hypot", "atan2", "cbrt"}
+_LLVM_INTRINSICS = {
+    "sqrt",
+    "floor",
+    "ceil",
+    "trunc",
+    "fabs",
+    "copysign",
+    "roundeven",
+    "pow",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "fma",
+    "minnum",
+    "maxnum",
+}
+_LIBM = {
+    "tan",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tanh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "expm1",
+    "log1p",
+    "erf",
+    "erfc",
+    "tgamma",
+    "lgamma",
+    "hypot",
+    "atan2",
+    "cbrt",
+}
 _INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _FLOAT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "uno": "uno"}
 
@@ -76,7 +113,9 @@ def generate_module(fn: ir.Function, symbol: str, options: CodegenOptions) -> Ge
 
 
 class _FunctionGen:
-    def __init__(self, module: ll.Module, fn: ir.Function, symbol: str, options: CodegenOptions) -> None:
+    def __init__(
+        self, module: ll.Module, fn: ir.Function, symbol: str, options: CodegenOptions
+    ) -> None:
         self.module = module
         self.fn = fn
         self.options = options
@@ -114,7 +153,8 @@ class _FunctionGen:
                     raise
                 except Exception as exc:
                     raise InternalCompilerError(
-                        f"codegen failed on `{instr.opcode}` ({type(exc).__name__}: {exc})", loc=instr.loc
+                        f"codegen failed on `{instr.opcode}` ({type(exc).__name__}: {exc})",
+                        loc=instr.loc,
                     ) from exc
             self.terminator(block.terminator)  # type: ignore[arg-type]
         for phi, llphi in phis:
@@ -131,7 +171,9 @@ class _FunctionGen:
         try:
             return self.values[v]
         except KeyError:
-            raise InternalCompilerError(f"value {getattr(v, 'name', v)!r} used before it is defined") from None
+            raise InternalCompilerError(
+                f"value {getattr(v, 'name', v)!r} used before it is defined"
+            ) from None
 
     def const(self, value: object, t: T.Type) -> ll.Constant:
         lt = llvm_type(t)
@@ -176,7 +218,14 @@ class _FunctionGen:
                     agg = b.insert_value(agg, self.value(item), i)
                 return agg
             case ir.Intrinsic(fn=fn, args=args, attrs=attrs):
-                return self.intrinsic(fn, [self.value(a) for a in args], [a.type for a in args], instr.type, attrs, name)  # type: ignore[arg-type]
+                return self.intrinsic(
+                    fn,
+                    [self.value(a) for a in args],
+                    [a.type for a in args],
+                    instr.type,
+                    attrs,
+                    name,
+                )  # type: ignore[arg-type]
             case ir.NativeCall(symbol=symbol, args=args):
                 return self.native_call(symbol, [self.value(a) for a in args], instr.type, name)  # type: ignore[arg-type]
         raise InternalCompilerError(f"`{instr.opcode}` reached codegen unlowered", loc=instr.loc)
@@ -194,8 +243,15 @@ class _FunctionGen:
         else:
             signed = t.is_signed
             iops = {
-                "add": b.add, "sub": b.sub, "mul": b.mul, "and": b.and_, "or": b.or_, "xor": b.xor,
-                "shl": b.shl, "tdiv": b.sdiv if signed else b.udiv, "trem": b.srem if signed else b.urem,
+                "add": b.add,
+                "sub": b.sub,
+                "mul": b.mul,
+                "and": b.and_,
+                "or": b.or_,
+                "xor": b.xor,
+                "shl": b.shl,
+                "tdiv": b.sdiv if signed else b.udiv,
+                "trem": b.srem if signed else b.urem,
                 "shr": b.ashr if signed else b.lshr,
             }
             if op in iops:
@@ -211,8 +267,12 @@ class _FunctionGen:
         elif op == "sub":
             re, im = b.fsub(a, c, flags=self.flags), b.fsub(bb, d, flags=self.flags)
         elif op == "mul":
-            re = b.fsub(b.fmul(a, c, flags=self.flags), b.fmul(bb, d, flags=self.flags), flags=self.flags)
-            im = b.fadd(b.fmul(a, d, flags=self.flags), b.fmul(bb, c, flags=self.flags), flags=self.flags)
+            re = b.fsub(
+                b.fmul(a, c, flags=self.flags), b.fmul(bb, d, flags=self.flags), flags=self.flags
+            )
+            im = b.fadd(
+                b.fmul(a, d, flags=self.flags), b.fmul(bb, c, flags=self.flags), flags=self.flags
+            )
         else:
             raise InternalCompilerError(f"no complex machine operation {op}")
         agg = b.insert_value(ll.Constant(x.type, ll.Undefined), re, 0)
@@ -236,7 +296,9 @@ class _FunctionGen:
     def negate(self, x: ll.Value, t: T.Scalar, name: str) -> ll.Value:
         b = self.b
         if t.is_complex:
-            agg = b.insert_value(ll.Constant(x.type, ll.Undefined), b.fneg(b.extract_value(x, 0)), 0)
+            agg = b.insert_value(
+                ll.Constant(x.type, ll.Undefined), b.fneg(b.extract_value(x, 0)), 0
+            )
             return b.insert_value(agg, b.fneg(b.extract_value(x, 1)), 1, name=name)
         if t.is_float:
             return b.fneg(x, name=name)
@@ -271,7 +333,11 @@ class _FunctionGen:
             return b.icmp_unsigned("!=", x, ll.Constant(x.type, 0), name=name)
         if dst.is_float:
             if src.is_float:
-                return b.fpext(x, lt, name=name) if dst.bits > src.bits else b.fptrunc(x, lt, name=name)
+                return (
+                    b.fpext(x, lt, name=name)
+                    if dst.bits > src.bits
+                    else b.fptrunc(x, lt, name=name)
+                )
             if src.is_signed:
                 return b.sitofp(x, lt, name=name)
             return b.uitofp(x, lt, name=name)
@@ -287,12 +353,20 @@ class _FunctionGen:
 
     # --- intrinsics -----------------------------------------------------------------------
 
-    def intrinsic(self, fn: str, args: list[ll.Value], arg_types: list[T.Type], out: T.Type,
-                  attrs: tuple, name: str) -> ll.Value:
+    def intrinsic(
+        self,
+        fn: str,
+        args: list[ll.Value],
+        arg_types: list[T.Type],
+        out: T.Type,
+        attrs: tuple,
+        name: str,
+    ) -> ll.Value:
         b = self.b
         if fn in _LLVM_INTRINSICS:
             ft = args[0].type
-            callee = self.module.declare_intrinsic(f"llvm.{fn}", [ft])
+            fnty = ll.FunctionType(ft, [ft] * len(args))
+            callee = self.module.declare_intrinsic(f"llvm.{fn}", [ft], fnty)
             return b.call(callee, args, name=name, fastmath=self.flags)
         if fn in _LIBM:
             ft = args[0].type
@@ -311,11 +385,15 @@ class _FunctionGen:
             return b.insert_value(agg, args[1], 1, name=name)
         if fn == "extract":
             return b.extract_value(args[0], attrs[0], name=name)
-        if fn == "extract_dyn":
-            slot = self.alloca(args[0].type)
-            b.store(args[0], slot)
-            ptr = b.gep(slot, [I32(0), args[1]], inbounds=True, source_etype=args[0].type)
-            return b.load(ptr, name=name, typ=llvm_type(out))
+        if fn == "extract_dyn":  # a homogeneous tuple indexed by a variable: spill to an array
+            item_t = llvm_type(out)
+            n = len(args[0].type.elements)
+            array_t = ll.ArrayType(item_t, n)
+            slot = self.alloca(array_t)
+            for i in range(n):
+                b.store(b.extract_value(args[0], i), b.gep(slot, [I32(0), I32(i)], inbounds=True))
+            ptr = b.gep(slot, [I32(0), args[1]], inbounds=True)
+            return b.load(ptr, name=name, typ=item_t)
         if fn in {"ipow", "powmod", "gcd"}:
             helper = _helper(self.module, fn, args[0].type, arg_types[0])
             return b.call(helper, args, name=name)
@@ -336,7 +414,9 @@ class _FunctionGen:
         out_t = llvm_type(out)
         callee = self.module.globals.get(symbol)
         if callee is None:
-            callee = ll.Function(self.module, ll.FunctionType(PTR, [PTR, *[a.type for a in args]]), name=symbol)
+            callee = ll.Function(
+                self.module, ll.FunctionType(PTR, [PTR, *[a.type for a in args]]), name=symbol
+            )
         self.callees.add(symbol)
         slot = self.alloca(out_t)
         status = b.call(callee, [slot, *args])
@@ -368,7 +448,9 @@ class _FunctionGen:
         if key not in self.exc_descriptors:
             slot = exception_slot(self.module, exc)
             data = bytearray(message.encode("utf-8") + b"\0")
-            text = ll.GlobalVariable(self.module, ll.ArrayType(I8, len(data)), name=self.module.get_unique_name("msg"))
+            text = ll.GlobalVariable(
+                self.module, ll.ArrayType(I8, len(data)), name=self.module.get_unique_name("msg")
+            )
             text.global_constant = True
             text.linkage = "private"
             text.initializer = ll.Constant(ll.ArrayType(I8, len(data)), data)
@@ -386,7 +468,9 @@ def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
     import builtins
 
     if getattr(builtins, exc.__name__, None) is not exc:
-        raise InternalCompilerError(f"only built-in exceptions can be raised, not {exc.__qualname__}")
+        raise InternalCompilerError(
+            f"only built-in exceptions can be raised, not {exc.__qualname__}"
+        )
     name = f"PyExc_{exc.__name__}"
     existing = module.globals.get(name)
     if existing is not None:
@@ -414,7 +498,11 @@ def _emit_ipow(module: ll.Module, name: str, lt: ll.Type) -> ll.Function:
     """base ** exp by squaring (exp >= 0), wrapping on overflow."""
     fn = ll.Function(module, ll.FunctionType(lt, [lt, lt]), name=name)
     fn.linkage = "internal"
-    entry, loop, done = fn.append_basic_block("entry"), fn.append_basic_block("loop"), fn.append_basic_block("done")
+    entry, loop, done = (
+        fn.append_basic_block("entry"),
+        fn.append_basic_block("loop"),
+        fn.append_basic_block("done"),
+    )
     b = ll.IRBuilder(entry)
     b.branch(loop)
     b.position_at_end(loop)
@@ -467,44 +555,88 @@ def _emit_gcd(module: ll.Module, name: str, lt: ll.Type, signed: bool) -> ll.Fun
 
 
 def _emit_powmod(module: ll.Module, name: str) -> ll.Function:
-    """pow(base, exp, mod) for exp >= 0, mod != 0, with Python's sign rule, in 128-bit."""
+    """pow(base, exp, mod) for exp >= 0, mod != 0, with Python's sign rule.
+
+    Works on |mod| in unsigned 64-bit with an overflow-free multiply-mod (double and add), so
+    no 128-bit division (a compiler-rt call the JIT cannot resolve) is needed.
+    """
     fn = ll.Function(module, ll.FunctionType(I64, [I64, I64, I64]), name=name)
     fn.linkage = "internal"
-    entry, loop, done = fn.append_basic_block("entry"), fn.append_basic_block("loop"), fn.append_basic_block("done")
-    b = ll.IRBuilder(entry)
-    m = b.sext(fn.args[2], I128)
-    zero = ll.Constant(I128, 0)
-
-    def pymod(x: ll.Value) -> ll.Value:
-        r = b.srem(x, m)
-        fix = b.and_(b.icmp_signed("!=", r, zero), b.icmp_signed("<", b.xor(r, m), zero))
-        return b.select(fix, b.add(r, m), r)
-
-    base0 = pymod(b.sext(fn.args[0], I128))
-    acc0 = pymod(ll.Constant(I128, 1))
-    exp0 = fn.args[1]
-    is_zero_exp = b.icmp_signed("==", exp0, ll.Constant(I64, 0))
-    b.cbranch(is_zero_exp, done, loop)
+    mulmod = _emit_mulmod(module)
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    base, exp, mod = fn.args
+    zero = ll.Constant(I64, 0)
+    m = b.select(b.icmp_signed("<", mod, zero), b.neg(mod), mod)  # |mod| as unsigned
+    # base mod |m|, non-negative
+    r = b.srem(base, b.select(b.icmp_signed("<", mod, zero), b.neg(mod), mod))
+    r = b.select(b.icmp_signed("<", r, zero), b.add(r, m), r)
+    acc0 = b.urem(ll.Constant(I64, 1), m)
+    entry = b.block
+    loop = fn.append_basic_block("loop")
+    done = fn.append_basic_block("done")
+    b.cbranch(b.icmp_unsigned("==", exp, zero), done, loop)
     b.position_at_end(loop)
-    acc = b.phi(I128)
-    base = b.phi(I128)
-    exp = b.phi(I64)
+    acc = b.phi(I64)
+    p = b.phi(I64)
+    e = b.phi(I64)
     acc.add_incoming(acc0, entry)
-    base.add_incoming(base0, entry)
-    exp.add_incoming(exp0, entry)
-    odd = b.trunc(exp, I1)
-    new_acc = b.select(odd, pymod(b.mul(acc, base)), acc)
-    new_base = pymod(b.mul(base, base))
-    new_exp = b.lshr(exp, ll.Constant(I64, 1))
+    p.add_incoming(r, entry)
+    e.add_incoming(exp, entry)
+    odd = b.trunc(e, I1)
+    new_acc = b.select(odd, b.call(mulmod, [acc, p, m]), acc)
+    new_p = b.call(mulmod, [p, p, m])
+    new_e = b.lshr(e, ll.Constant(I64, 1))
     acc.add_incoming(new_acc, loop)
-    base.add_incoming(new_base, loop)
-    exp.add_incoming(new_exp, loop)
-    b.cbranch(b.icmp_unsigned("==", new_exp, ll.Constant(I64, 0)), done, loop)
+    p.add_incoming(new_p, loop)
+    e.add_incoming(new_e, loop)
+    b.cbranch(b.icmp_unsigned("==", new_e, zero), done, loop)
     b.position_at_end(done)
-    result = b.phi(I128)
+    result = b.phi(I64)
     result.add_incoming(acc0, entry)
     result.add_incoming(new_acc, loop)
-    b.ret(b.trunc(result, I64))
+    # Python: the result takes the sign of the modulus
+    negative = b.and_(b.icmp_signed("<", mod, zero), b.icmp_unsigned("!=", result, zero))
+    b.ret(b.select(negative, b.sub(result, m), result))
+    return fn
+
+
+def _emit_mulmod(module: ll.Module) -> ll.Function:
+    """(a * b) mod m for unsigned a, b < m, without overflow: double and add over b's bits."""
+    name = "jitcore.mulmod"
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    fn = ll.Function(module, ll.FunctionType(I64, [I64, I64, I64]), name=name)
+    fn.linkage = "internal"
+    a, bb, m = fn.args
+    entry, loop, done = (fn.append_basic_block(n) for n in ("entry", "loop", "done"))
+    b = ll.IRBuilder(entry)
+    zero = ll.Constant(I64, 0)
+
+    def addmod(x: ll.Value, y: ll.Value) -> ll.Value:
+        room = b.sub(m, y)
+        return b.select(b.icmp_unsigned(">=", x, room), b.sub(x, room), b.add(x, y))
+
+    b.cbranch(b.icmp_unsigned("==", bb, zero), done, loop)
+    b.position_at_end(loop)
+    acc = b.phi(I64)
+    x = b.phi(I64)
+    y = b.phi(I64)
+    acc.add_incoming(zero, entry)
+    x.add_incoming(a, entry)
+    y.add_incoming(bb, entry)
+    new_acc = b.select(b.trunc(y, I1), addmod(acc, x), acc)
+    new_x = addmod(x, x)
+    new_y = b.lshr(y, ll.Constant(I64, 1))
+    acc.add_incoming(new_acc, loop)
+    x.add_incoming(new_x, loop)
+    y.add_incoming(new_y, loop)
+    b.cbranch(b.icmp_unsigned("==", new_y, zero), done, loop)
+    b.position_at_end(done)
+    out = b.phi(I64)
+    out.add_incoming(zero, entry)
+    out.add_incoming(new_acc, loop)
+    b.ret(out)
     return fn
 
 
@@ -575,10 +707,15 @@ def _emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, 
     b.ret(NULL)
 
 
-def _check_error(b: ll.IRBuilder, api: _CAPI, value: ll.Value, sentinel: ll.Constant, fail: ll.Block) -> None:
+def _check_error(
+    b: ll.IRBuilder, api: _CAPI, value: ll.Value, sentinel: ll.Constant, fail: ll.Block
+) -> None:
     """C-API convention: a sentinel result plus a set error means failure."""
-    is_sentinel = b.fcmp_ordered("==", value, sentinel) if isinstance(value.type, ll.DoubleType) else \
-        b.icmp_signed("==", value, sentinel)
+    is_sentinel = (
+        b.fcmp_ordered("==", value, sentinel)
+        if isinstance(value.type, ll.DoubleType)
+        else b.icmp_signed("==", value, sentinel)
+    )
     with b.if_then(is_sentinel, likely=False):
         occurred = b.call(api.PyErr_Occurred, [])
         cont = b.append_basic_block("noerror")
@@ -604,7 +741,9 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
         c = b.call(api.PyComplex_AsCComplex, [obj])
         _check_error(b, api, b.extract_value(c, 0), ll.Constant(F64, -1.0), fail)
         if t.bits == 64:
-            agg = b.insert_value(ll.Constant(llvm_type(t), ll.Undefined), b.fptrunc(b.extract_value(c, 0), F32), 0)
+            agg = b.insert_value(
+                ll.Constant(llvm_type(t), ll.Undefined), b.fptrunc(b.extract_value(c, 0), F32), 0
+            )
             return b.insert_value(agg, b.fptrunc(b.extract_value(c, 1), F32), 1)
         return c
     if isinstance(t, T.Tuple):
@@ -624,7 +763,9 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
             return b.call(api.PyBool_FromLong, [b.zext(v, I64)])
         if t.is_int:
             wide = v if t.bits == 64 else (b.sext(v, I64) if t.is_signed else b.zext(v, I64))
-            return b.call(api.PyLong_FromLongLong if t.is_signed else api.PyLong_FromUnsignedLongLong, [wide])
+            return b.call(
+                api.PyLong_FromLongLong if t.is_signed else api.PyLong_FromUnsignedLongLong, [wide]
+            )
         if t.is_float:
             return b.call(api.PyFloat_FromDouble, [v if t.bits == 64 else b.fpext(v, F64)])
         re, im = b.extract_value(v, 0), b.extract_value(v, 1)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import re
+import sys
 import time
 import warnings
 from collections.abc import Callable
@@ -19,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from jitcore import pipeline, typeinfer
+from jitcore import machine_code, pipeline
 from jitcore.api import ExecutionMode, JitOptions
 from jitcore.errors import JitError, TypingError
 from jitcore.ir import nodes as ir
@@ -40,9 +42,19 @@ _PY_SCALARS: dict[type, T.Type] = {
     type(None): T.NONE,
 }
 _NP_SCALARS: dict[type, T.Scalar] = {
-    np.bool_: T.BOOL, np.int8: T.I8, np.int16: T.I16, np.int32: T.I32, np.int64: T.I64,
-    np.uint8: T.U8, np.uint16: T.U16, np.uint32: T.U32, np.uint64: T.U64,
-    np.float32: T.F32, np.float64: T.F64, np.complex64: T.C64, np.complex128: T.C128,
+    np.bool_: T.BOOL,
+    np.int8: T.I8,
+    np.int16: T.I16,
+    np.int32: T.I32,
+    np.int64: T.I64,
+    np.uint8: T.U8,
+    np.uint16: T.U16,
+    np.uint32: T.U32,
+    np.uint64: T.U64,
+    np.float32: T.F32,
+    np.float64: T.F64,
+    np.complex64: T.C64,
+    np.complex128: T.C128,
 }
 SUPPORTED_ARGUMENTS = "int, float, bool, complex, None, NumPy scalars, and tuples of these"
 
@@ -102,8 +114,13 @@ class CompileStats:
         self.total = sum(self.stages.values())
 
     def as_dict(self) -> dict[str, Any]:
-        return {"signature": self.signature, "stages": dict(self.stages), "passes": dict(self.passes),
-                "cache_hit": self.cache_hit, "total": self.total}
+        return {
+            "signature": self.signature,
+            "stages": dict(self.stages),
+            "passes": dict(self.passes),
+            "cache_hit": self.cache_hit,
+            "total": self.total,
+        }
 
 
 # (dispatcher id, signature) -> assumed return type while that specialization is being typed
@@ -111,6 +128,7 @@ _IN_PROGRESS: dict[tuple[int, tuple[T.Type, ...]], T.Type | None] = {}
 _PENDING_GROUP: list[tuple[Dispatcher, Overload]] = []
 _DEPTH = [0]
 _SYMBOLS: dict[str, int] = {}
+_SERIALS = itertools.count()
 
 
 class Dispatcher:
@@ -122,6 +140,7 @@ class Dispatcher:
         self.py_func = py_func
         self.options = options
         self._overloads: dict[tuple[T.Type, ...], Overload] = {}
+        self._serial = next(_SERIALS)  # symbols must never be reused, unlike id()
         self._by_key: dict[object, Callable[..., Any]] = {}
         self._fallback_reason: str | None = None
         self._warned = False
@@ -167,20 +186,26 @@ class Dispatcher:
         parsed_defaults = self.py_func.__defaults__ or ()
         n = self._nparams
         if len(args) > n:
-            raise TypeError(f"{self.py_func.__name__}() takes {n} positional arguments but {len(args)} were given")
+            raise TypeError(
+                f"{self.py_func.__name__}() takes {n} positional arguments but {len(args)} were given"
+            )
         bound = list(args)
         names = self._param_names[:n]
-        for name in names[len(args):]:
+        for name in names[len(args) :]:
             if name in kwargs:
                 bound.append(kwargs.pop(name))
             else:
                 first_default = n - len(parsed_defaults)
                 index = names.index(name)
                 if index < first_default:
-                    raise TypeError(f"{self.py_func.__name__}() missing required argument: '{name}'")
+                    raise TypeError(
+                        f"{self.py_func.__name__}() missing required argument: '{name}'"
+                    )
                 bound.append(parsed_defaults[index - first_default])
         if kwargs:
-            raise TypeError(f"{self.py_func.__name__}() got an unexpected keyword argument '{next(iter(kwargs))}'")
+            raise TypeError(
+                f"{self.py_func.__name__}() got an unexpected keyword argument '{next(iter(kwargs))}'"
+            )
         return tuple(bound)
 
     def _target_for(self, args: tuple, key: tuple) -> Callable[..., Any]:
@@ -239,13 +264,17 @@ class Dispatcher:
     def _symbol(self, sig: tuple[T.Type, ...]) -> str:
         text = f"{self.py_func.__module__}.{self.py_func.__qualname__}({', '.join(map(str, sig))}){self.options}"
         digest = hashlib.sha1(text.encode()).hexdigest()[:12]
-        base = re.sub(r"[^A-Za-z0-9_.]", "_", f"jit.{self.py_func.__module__}.{self.py_func.__qualname__}.{digest}")
-        owner = _SYMBOLS.setdefault(base, id(self))
-        if owner != id(self):
-            n = 2
-            while _SYMBOLS.setdefault(f"{base}.{n}", id(self)) != id(self):
-                n += 1
-            base = f"{base}.{n}"
+        base = re.sub(
+            r"[^A-Za-z0-9_.]",
+            "_",
+            f"jit.{self.py_func.__module__}.{self.py_func.__qualname__}.{digest}",
+        )
+        name, n = base, 1
+        # A name belongs to one dispatcher, and is never linked twice (after clear()).
+        while _SYMBOLS.setdefault(name, self._serial) != self._serial or machine_code.is_linked(name):
+            n += 1
+            name = f"{base}.{n}"
+        base = name
         return base
 
     def _compile(self, sig: tuple[T.Type, ...], *, keep_text: bool = False) -> Overload:
@@ -259,7 +288,10 @@ class Dispatcher:
         _DEPTH[0] += 1
         try:
             record = pipeline.run_pipeline(
-                parsed, sig, self.options, self._symbol(sig),
+                parsed,
+                sig,
+                self.options,
+                self._symbol(sig),
                 resolve_callee=self._resolve_callee,
                 self_return=lambda: _IN_PROGRESS.get(token),
                 set_self_return=lambda t: _IN_PROGRESS.__setitem__(token, t),
@@ -271,15 +303,21 @@ class Dispatcher:
                 raise
             raise TypingError(
                 f"cannot infer the return type of {self.py_func.__qualname__}: it depends on a "
-                "recursive call with no base case", loc=parsed.loc(parsed.tree),
-                hint="add a non-recursive return path") from None
+                "recursive call with no base case",
+                loc=parsed.loc(parsed.tree),
+                hint="add a non-recursive return path",
+            ) from None
         except JitError as err:
-            err.with_note(f"while compiling {self.py_func.__qualname__}({', '.join(map(str, sig))})")
+            err.with_note(
+                f"while compiling {self.py_func.__qualname__}({', '.join(map(str, sig))})"
+            )
             raise
         finally:
             _DEPTH[0] -= 1
             if not nested:
                 _IN_PROGRESS.pop(token, None)
+            if _DEPTH[0] == 0 and sys.exc_info()[0] is not None:
+                _discard_group()
         overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
         if keep_text:
             return overload
@@ -292,7 +330,9 @@ class Dispatcher:
             _finalize_group()
         return overload
 
-    def _resolve_callee(self, callee: object, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    def _resolve_callee(
+        self, callee: object, args: list[Operand], kwargs: dict[str, Operand]
+    ) -> Resolved:
         """Type a call from compiled code to another jitted function (or to itself)."""
         assert isinstance(callee, Dispatcher)
         return callee._as_callee(args, kwargs)
@@ -300,7 +340,9 @@ class Dispatcher:
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         names = self._param_names[: self._nparams]
         if len(args) > len(names):
-            raise TypingError(f"{self.py_func.__name__}() takes {len(names)} arguments, {len(args)} given")
+            raise TypingError(
+                f"{self.py_func.__name__}() takes {len(names)} arguments, {len(args)} given"
+            )
         defaults = self.py_func.__defaults__ or ()
         first_default = len(names) - len(defaults)
         order: list[tuple[str, object]] = []  # ("arg", i) | ("kw", name) | ("default", value)
@@ -320,14 +362,21 @@ class Dispatcher:
                 raise TypingError(f"{self.py_func.__name__}() missing required argument: '{name}'")
         for k in kwargs:
             if k not in names:
-                raise TypingError(f"{self.py_func.__name__}() got an unexpected keyword argument '{k}'")
+                raise TypingError(
+                    f"{self.py_func.__name__}() got an unexpected keyword argument '{k}'"
+                )
         signature = tuple(sig)
         token = (id(self), signature)
         if token in _IN_PROGRESS:
             ret = _IN_PROGRESS[token] or T.BOTTOM
             symbol = self._symbol(signature)
         else:
-            overload = self._compile(signature)
+            try:
+                overload = self._compile(signature)
+            except pipeline.Pending:
+                # The callee needs the return type of a function still being typed (mutual
+                # recursion): leave this call at bottom; the caller retries with a guess.
+                return Resolved(tuple(signature[: len(args)]), T.BOTTOM, None)
             ret, symbol = overload.return_type, overload.symbol
 
         def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
@@ -342,8 +391,12 @@ class Dispatcher:
                 call_args.append(b.cast(v, t))
             return b.emit(ir.NativeCall(symbol, call_args, type=ret))
 
-        return Resolved(tuple(signature[: len(args)]), ret, lower,
-                        kwargs={k: signature[names.index(k)] for k in kwargs})
+        return Resolved(
+            tuple(signature[: len(args)]),
+            ret,
+            lower,
+            kwargs={k: signature[names.index(k)] for k in kwargs},
+        )
 
     # --- introspection --------------------------------------------------------------------
 
@@ -354,7 +407,9 @@ class Dispatcher:
                 self._compile(sig)
             return sig
         if not self._overloads:
-            raise ValueError(f"{self.py_func.__qualname__} has not been compiled yet; call it or pass signature=")
+            raise ValueError(
+                f"{self.py_func.__qualname__} has not been compiled yet; call it or pass signature="
+            )
         return next(reversed(self._overloads))
 
     def inspect(self, stage: str = "typeinfer", signature: Any = None) -> str:
@@ -382,9 +437,13 @@ class Dispatcher:
         record = self._overloads[sig].record
         stages = {name: record.stages.get(name, 0.0) for name in pipeline.STAGES}
         if record.cache_hit:
-            stages = {"parse": record.stages.get("parse", 0.0),
-                      pipeline.CACHE_STAGE: record.stages.get(pipeline.CACHE_STAGE, 0.0)}
-        return CompileStats(", ".join(map(str, sig)), stages, dict(record.passes), record.cache_hit)
+            stages = {
+                "parse": record.stages.get("parse", 0.0),
+                pipeline.CACHE_STAGE: record.stages.get(pipeline.CACHE_STAGE, 0.0),
+            }
+        return CompileStats(
+            ", ".join(map(str, sig)), stages, dict(record.passes), record.cache_hit
+        )
 
     def with_options(self, **changes: Any) -> Dispatcher:
         """A new dispatcher of the same function with some options changed (`opt=0`, ...)."""
@@ -402,6 +461,13 @@ class Dispatcher:
 
 def _strong(t: T.Type) -> T.Type:
     return t
+
+
+def _discard_group() -> None:
+    """An outer compilation failed: callees compiled for it may refer to its missing symbol."""
+    for dispatcher, overload in _PENDING_GROUP:
+        dispatcher._overloads.pop(overload.signature, None)
+    _PENDING_GROUP.clear()
 
 
 def _finalize_group() -> None:

@@ -34,7 +34,9 @@ def target_machine(opt: int) -> llvm.TargetMachine:
     _initialized()
     cpu, features = host_cpu()
     target = llvm.Target.from_default_triple()
-    return target.create_target_machine(cpu=cpu, features=features, opt=opt, reloc="pic", codemodel="jitdefault")
+    return target.create_target_machine(
+        cpu=cpu, features=features, opt=opt, reloc="pic", codemodel="jitdefault"
+    )
 
 
 def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:

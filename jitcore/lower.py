@@ -43,7 +43,9 @@ def lower_function(fn: ir.Function) -> ir.Function:
                 continue
             impl = instr.impl
             args, kwargs = _operands(instr)
-            result = impl.lower(builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()})  # type: ignore[attr-defined]
+            result = impl.lower(
+                builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}
+            )  # type: ignore[attr-defined]
             instr.impl = None
             if result is not None:
                 value_map[instr] = result

@@ -24,8 +24,12 @@ METH_FASTCALL = 0x0080
 
 
 class _PyMethodDef(ctypes.Structure):
-    _fields_ = [("ml_name", ctypes.c_char_p), ("ml_meth", ctypes.c_void_p),
-                ("ml_flags", ctypes.c_int), ("ml_doc", ctypes.c_char_p)]
+    _fields_ = [
+        ("ml_name", ctypes.c_char_p),
+        ("ml_meth", ctypes.c_void_p),
+        ("ml_flags", ctypes.c_int),
+        ("ml_doc", ctypes.c_char_p),
+    ]
 
 
 _new_cfunction = ctypes.pythonapi.PyCFunction_NewEx
@@ -69,6 +73,10 @@ class NativeFunction:
     _method_def: _PyMethodDef
 
 
+def is_linked(symbol: str) -> bool:
+    return symbol in _libraries
+
+
 def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
     """Link `units` into one JIT library and return their Python-callable entry points."""
     with _lock:
@@ -85,7 +93,10 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         for dep in deps:
             builder.add_jit_library(dep)
         library_name = units[0].kernel
-        tracker = builder.link(jit_engine(), library_name)
+        try:
+            tracker = builder.link(jit_engine(), library_name)
+        except RuntimeError as exc:  # an unresolved symbol: name it
+            raise RuntimeError(f"linking {library_name} failed: {exc}") from None
         for unit in units:
             _libraries[unit.kernel] = tracker
     out = []

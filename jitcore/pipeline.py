@@ -87,10 +87,14 @@ def run_pipeline(
     if keep_text:
         record.texts["parse"] = ast.unparse(parsed.tree)
     debug = options.debug
-    fn = _typed(parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug)
+    fn = _typed(
+        parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug
+    )
     record.return_type = fn.return_type
     with record.stage("optimize"):
-        passes = optimize.run_passes(fn, disabled=options.disable_passes, debug=debug, keep_text=keep_text)
+        passes = optimize.run_passes(
+            fn, disabled=options.disable_passes, debug=debug, keep_text=keep_text
+        )
         for p in passes:
             record.passes[p.name] = p.seconds
             if keep_text and p.ir_text is not None:
@@ -104,7 +108,9 @@ def run_pipeline(
     if keep_text:
         record.texts["lower"] = print_ir(fn)
     with record.stage("codegen"):
-        generated = codegen.generate_module(fn, symbol, codegen.CodegenOptions(fastmath=options.fastmath))
+        generated = codegen.generate_module(
+            fn, symbol, codegen.CodegenOptions(fastmath=options.fastmath)
+        )
     if keep_text:
         record.texts["codegen"] = str(generated.module)
     with record.stage("llvm-opt"):
@@ -116,7 +122,9 @@ def run_pipeline(
     return record
 
 
-def _typed(parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug) -> ir.Function:  # noqa: ANN001
+def _typed(
+    parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug
+) -> ir.Function:  # noqa: ANN001
     """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases."""
     for _attempt in range(4):
         with record.stage("ssa"):
@@ -157,7 +165,10 @@ def emit_machine_code(record: CompileRecord, opt: int) -> None:
 def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.NativeFunction]:
     """Link a group of specializations (mutually recursive ones together) into the JIT."""
     start = time.perf_counter()
-    units = [machine_code.Unit(r.symbol, f"{r.symbol}.py", r.object_code, tuple(r.callees)) for r in records]
+    units = [
+        machine_code.Unit(r.symbol, f"{r.symbol}.py", r.object_code, tuple(r.callees))
+        for r in records
+    ]
     natives = machine_code.link(units, names)
     share = (time.perf_counter() - start) / max(1, len(records))
     for r in records:

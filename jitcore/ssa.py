@@ -202,6 +202,7 @@ class _Builder:
         self.fn.remove_unreachable_blocks()
         _remove_trivial_phis(self.fn)
         self._check_defined()
+        _guard_maybe_undefined(self.fn)
         return self.fn
 
     def _check_defined(self) -> None:
@@ -261,34 +262,51 @@ class _Builder:
             new = self.emit(ir.BinOp(op, current, self.expr(node.value)), node)
             self.emit(ir.SetItem(obj, index, new), node)
         else:
-            raise self.unsupported(node, "augmented assignment to this target is not supported",
-                                   "assign to a local variable or an array element")
+            raise self.unsupported(
+                node,
+                "augmented assignment to this target is not supported",
+                "assign to a local variable or an array element",
+            )
 
     def assign(self, target: ast.expr, value: ir.Value, node: ast.AST) -> None:
         if isinstance(target, ast.Name):
-            if isinstance(value, ir.Instr) and value.name.startswith("t") and value.name[1:].isdigit():
+            if (
+                isinstance(value, ir.Instr)
+                and value.name.startswith("t")
+                and value.name[1:].isdigit()
+            ):
                 value.name = self.fn.fresh_name(target.id)
             self.write(target.id, value)
         elif isinstance(target, ast.Tuple | ast.List):
             if any(isinstance(e, ast.Starred) for e in target.elts):
-                raise self.unsupported(target, "starred assignment is not supported",
-                                       "unpack every element by name")
-            self.emit(ir.Call(ir.Const(_check_unpack), [value, ir.Const(len(target.elts))]), target)
+                raise self.unsupported(
+                    target, "starred assignment is not supported", "unpack every element by name"
+                )
+            self.emit(
+                ir.Call(ir.Const(_check_unpack), [value, ir.Const(len(target.elts))]), target
+            )
             for i, elt in enumerate(target.elts):
                 item = self.emit(ir.GetItem(value, ir.Const(i)), elt)
                 self.assign(elt, item, node)
         elif isinstance(target, ast.Subscript):
             self.emit(ir.SetItem(self.expr(target.value), self.index(target.slice), value), target)
         else:
-            raise self.unsupported(target, "assignment to this target is not supported",
-                                   "assign to a local variable, a tuple of them or an array element")
+            raise self.unsupported(
+                target,
+                "assignment to this target is not supported",
+                "assign to a local variable, a tuple of them or an array element",
+            )
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else ir.Const(None)
         self._terminate(ir.Return(value, loc=self.parsed.loc(node)))
 
     def stmt_If(self, node: ast.If) -> None:
-        then_b, else_b, join = self._new_block("then"), self._new_block("else"), self._new_block("endif")
+        then_b, else_b, join = (
+            self._new_block("then"),
+            self._new_block("else"),
+            self._new_block("endif"),
+        )
         self.condition(node.test, then_b, else_b)
         for block, stmts in ((then_b, node.body), (else_b, node.orelse)):
             self.seal(block)
@@ -340,12 +358,17 @@ class _Builder:
 
     def _for_range(self, node: ast.For, call: ast.Call) -> None:
         if call.keywords or not 1 <= len(call.args) <= 3:
-            raise self.unsupported(call, "range() takes 1 to 3 positional arguments",
-                                   "write range(stop), range(start, stop) or range(start, stop, step)")
+            raise self.unsupported(
+                call,
+                "range() takes 1 to 3 positional arguments",
+                "write range(stop), range(start, stop) or range(start, stop, step)",
+            )
         args = [self.expr(a) for a in call.args]
         start, stop, step = (
-            (ir.Const(0, weak=True), args[0], ir.Const(1, weak=True)) if len(args) == 1
-            else (args[0], args[1], ir.Const(1, weak=True)) if len(args) == 2
+            (ir.Const(0, weak=True), args[0], ir.Const(1, weak=True))
+            if len(args) == 1
+            else (args[0], args[1], ir.Const(1, weak=True))
+            if len(args) == 2
             else tuple(args)
         )
         loc = self.parsed.loc(node)
@@ -412,7 +435,9 @@ class _Builder:
         self._jump(latch, loc)
         self.seal(latch)
         self._start(latch)
-        nxt = self.emit(ir.BinOp("add", self.read(counter), ir.Const(1, weak=True)), node.iter, "next")
+        nxt = self.emit(
+            ir.BinOp("add", self.read(counter), ir.Const(1, weak=True)), node.iter, "next"
+        )
         self.write(counter, nxt)
         self._jump(header, loc)
         self.seal(header)
@@ -436,13 +461,19 @@ class _Builder:
         if isinstance(exc_node, ast.Call):
             target, call_args = exc_node.func, exc_node.args
             if exc_node.keywords:
-                raise self.unsupported(exc_node, "exception keyword arguments are not supported", hint)
+                raise self.unsupported(
+                    exc_node, "exception keyword arguments are not supported", hint
+                )
         exc = self._static_value(target)
         if not (isinstance(exc, type) and issubclass(exc, BaseException)):
             raise self.unsupported(target, "only exception classes can be raised", hint)
         if not call_args:
             return exc, ""
-        if len(call_args) == 1 and isinstance(call_args[0], ast.Constant) and isinstance(call_args[0].value, str):
+        if (
+            len(call_args) == 1
+            and isinstance(call_args[0], ast.Constant)
+            and isinstance(call_args[0].value, str)
+        ):
             return exc, call_args[0].value
         raise self.unsupported(call_args[0], "exception messages must be constant strings", hint)
 
@@ -454,8 +485,11 @@ class _Builder:
         message = ""
         if node.msg is not None:
             if not (isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)):
-                raise self.unsupported(node.msg, "assert messages must be constant strings",
-                                       'write assert cond, "message"')
+                raise self.unsupported(
+                    node.msg,
+                    "assert messages must be constant strings",
+                    'write assert cond, "message"',
+                )
             message = node.msg.value
         self._terminate(ir.Raise(AssertionError, message, loc=self.parsed.loc(node)))
         self.seal(ok)
@@ -513,8 +547,11 @@ class _Builder:
     def expr_Constant(self, node: ast.Constant) -> ir.Value:
         value = node.value
         if value is Ellipsis or isinstance(value, bytes):
-            raise self.unsupported(node, f"the constant {value!r} is not supported",
-                                   "use numbers, booleans, None or an exception message")
+            raise self.unsupported(
+                node,
+                f"the constant {value!r} is not supported",
+                "use numbers, booleans, None or an exception message",
+            )
         weak = isinstance(value, int | float | complex) and not isinstance(value, bool)
         return ir.Const(value, weak=weak)
 
@@ -529,8 +566,11 @@ class _Builder:
             return value
         value = self.parsed.env.lookup(node.id)
         if value is MISSING:
-            raise self.unsupported(node, f"name `{node.id}` is not defined",
-                                   "define it at module level before the first call")
+            raise self.unsupported(
+                node,
+                f"name `{node.id}` is not defined",
+                "define it at module level before the first call",
+            )
         return ir.Const(value)
 
     def _static_value(self, node: ast.expr) -> object:
@@ -549,8 +589,11 @@ class _Builder:
             return ir.Const(static)
         base_static = self._static_value(node.value)
         if base_static is not MISSING and _is_namespace(base_static):
-            raise self.unsupported(node, f"`{getattr(base_static, '__name__', base_static)}` has no attribute `{node.attr}`",
-                                   "check the spelling")
+            raise self.unsupported(
+                node,
+                f"`{getattr(base_static, '__name__', base_static)}` has no attribute `{node.attr}`",
+                "check the spelling",
+            )
         return self.emit(ir.GetAttr(self.expr(node.value), node.attr), node)
 
     def expr_BinOp(self, node: ast.BinOp) -> ir.Value:
@@ -573,8 +616,12 @@ class _Builder:
 
     def expr_Compare(self, node: ast.Compare) -> ir.Value:
         if len(node.ops) == 1:
-            return self.emit(ir.Compare(CMPOPS[type(node.ops[0])], self.expr(node.left),
-                                        self.expr(node.comparators[0])), node)
+            return self.emit(
+                ir.Compare(
+                    CMPOPS[type(node.ops[0])], self.expr(node.left), self.expr(node.comparators[0])
+                ),
+                node,
+            )
         return self._branchy_bool(node)
 
     def _branchy_bool(self, node: ast.expr) -> ir.Value:
@@ -615,7 +662,11 @@ class _Builder:
         return self.read(var)
 
     def expr_IfExp(self, node: ast.IfExp) -> ir.Value:
-        t, f, join = self._new_block("ifexp"), self._new_block("ifexpelse"), self._new_block("join")
+        t, f, join = (
+            self._new_block("ifexp"),
+            self._new_block("ifexpelse"),
+            self._new_block("join"),
+        )
         self.condition(node.test, t, f)
         var = self.hidden_var("ifexp")
         loc = self.parsed.loc(node)
@@ -644,8 +695,10 @@ class _Builder:
 
     def index(self, node: ast.expr) -> ir.Value:
         if isinstance(node, ast.Slice):
-            parts = [self.expr(p) if p is not None else ir.Const(None)
-                     for p in (node.lower, node.upper, node.step)]
+            parts = [
+                self.expr(p) if p is not None else ir.Const(None)
+                for p in (node.lower, node.upper, node.step)
+            ]
             return self.emit(ir.Call(ir.Const(slice), parts), node)
         if isinstance(node, ast.Tuple):
             items = [self.index(e) for e in node.elts]
@@ -660,11 +713,16 @@ class _Builder:
     def expr_Call(self, node: ast.Call) -> ir.Value:
         for arg in node.args:
             if isinstance(arg, ast.Starred):
-                raise self.unsupported(arg, "`*args` in calls is not supported", "pass the arguments explicitly")
+                raise self.unsupported(
+                    arg, "`*args` in calls is not supported", "pass the arguments explicitly"
+                )
         for kw in node.keywords:
             if kw.arg is None:
-                raise self.unsupported(kw.value, "`**kwargs` in calls is not supported",
-                                       "pass the keyword arguments explicitly")
+                raise self.unsupported(
+                    kw.value,
+                    "`**kwargs` in calls is not supported",
+                    "pass the keyword arguments explicitly",
+                )
         func = self.expr(node.func)
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
@@ -708,25 +766,63 @@ def _assigned_names(tree: ast.FunctionDef) -> set[str]:
 
 
 def _remove_trivial_phis(fn: ir.Function) -> None:
-    """Replace phis whose incoming values are all one value (or the phi itself)."""
+    """Replace phis whose incoming values are all one value (or the phi itself). A phi with an
+    UNDEFINED input is not trivial: on that path Python raises UnboundLocalError."""
     changed = True
     while changed:
         changed = False
         for block in fn.blocks:
             for phi in list(block.phis()):
-                values = {id(v): v for v in phi.incoming.values() if v is not phi and v is not UNDEFINED}
-                if len(values) > 1:
-                    continue
-                if len(values) == 0:
+                values = {id(v): v for v in phi.incoming.values() if v is not phi}
+                if len(values) != 1:
                     continue
                 (same,) = values.values()
-                if any(v is UNDEFINED for v in phi.incoming.values()) and len(phi.incoming) > 1:
-                    # Defined on some paths only: keep the value (Python would raise
-                    # UnboundLocalError on the other paths; see README, differences).
-                    pass
                 block.instrs.remove(phi)
                 fn.replace_all_uses(phi, same)
                 changed = True
+
+
+def _guard_maybe_undefined(fn: ir.Function) -> None:
+    """Give each phi that may carry an undefined variable a companion boolean phi, and check it
+    before every use: reading the variable on such a path raises UnboundLocalError, as in
+    Python."""
+    maybe: dict[ir.Phi, ir.Phi] = {}
+    changed = True
+    while changed:
+        changed = False
+        for block in fn.blocks:
+            for phi in block.phis():
+                if phi in maybe:
+                    continue
+                if any(v is UNDEFINED or v in maybe for v in phi.incoming.values()):
+                    flag = ir.Phi({}, name=fn.fresh_name("$bound"), loc=phi.loc)
+                    maybe[phi] = flag
+                    changed = True
+    if not maybe:
+        return
+    for phi, flag in maybe.items():
+        for pred, v in phi.incoming.items():
+            flag.incoming[pred] = ir.Const(v is not UNDEFINED) if v not in maybe else maybe[v]  # type: ignore[index]
+        block = next(b for b in fn.blocks if phi in b.instrs)
+        block.instrs.insert(0, flag)
+    for block in fn.blocks:
+        new_instrs: list[ir.Instr] = []
+        for instr in block.instrs:
+            if not isinstance(instr, ir.Phi):
+                for op in instr.operands():
+                    if op in maybe:
+                        new_instrs.append(_bound_check(fn, op, maybe[op], instr.loc))  # type: ignore[index]
+            new_instrs.append(instr)
+        if block.terminator is not None:
+            for op in block.terminator.operands():
+                if op in maybe:
+                    new_instrs.append(_bound_check(fn, op, maybe[op], block.terminator.loc))  # type: ignore[index]
+        block.instrs = new_instrs
+
+
+def _bound_check(fn: ir.Function, phi: ir.Value, flag: ir.Phi, loc: SourceLoc) -> ir.Instr:
+    var = phi.name.split(".")[0]  # type: ignore[attr-defined]
+    return ir.Call(ir.Const(_check_bound), [flag, ir.Const(var)], name=fn.fresh_name("t"), loc=loc)
 
 
 # Marker functions that ssa emits as calls and typeinfer/lower implement. They are plain
@@ -745,6 +841,12 @@ def _range_more(i: int, stop: int, step: int) -> bool:
     return i < stop if step > 0 else i > stop
 
 
+def _check_bound(defined: bool, name: str) -> None:
+    """Reading a local variable on a path where it was never assigned."""
+    if not defined:
+        raise UnboundLocalError(f"cannot access local variable {name!r}")
+
+
 def _check_unpack(value: object, n: int) -> None:
     """Tuple unpacking: the lengths must match (checked at compile time for tuples)."""
     if len(value) != n:  # type: ignore[arg-type]
@@ -754,6 +856,7 @@ def _check_unpack(value: object, n: int) -> None:
 _range_bounds.__jitcore_builtin__ = "range_bounds"  # type: ignore[attr-defined]
 _range_more.__jitcore_builtin__ = "range_more"  # type: ignore[attr-defined]
 _check_unpack.__jitcore_builtin__ = "check_unpack"  # type: ignore[attr-defined]
+_check_bound.__jitcore_builtin__ = "check_bound"  # type: ignore[attr-defined]
 
 
 def build_ssa(parsed: ParsedFunction) -> ir.Function:

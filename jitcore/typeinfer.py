@@ -85,14 +85,23 @@ def unify(a: T.Type, b: T.Type) -> T.Type | None:
         items = [unify(x, y) for x, y in zip(a.items, b.items)]
         if all(i is not None for i in items):
             return T.Tuple(tuple(items))  # type: ignore[arg-type]
-    if isinstance(a, T.Array) and isinstance(b, T.Array) and (a.dtype, a.ndim) == (b.dtype, b.ndim):
+    if (
+        isinstance(a, T.Array)
+        and isinstance(b, T.Array)
+        and (a.dtype, a.ndim) == (b.dtype, b.ndim)
+    ):
         return T.Array(a.dtype, a.ndim, "A")
     return None
 
 
 class _Inference:
-    def __init__(self, fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver,
-                 self_return: T.Type | None) -> None:
+    def __init__(
+        self,
+        fn: ir.Function,
+        arg_types: tuple[T.Type, ...],
+        resolve_callee: CalleeResolver,
+        self_return: T.Type | None,
+    ) -> None:
         self.fn = fn
         self.resolve_callee = resolve_callee
         self.self_return = self_return
@@ -130,8 +139,6 @@ class _Inference:
                 for instr in block.instrs:
                     new = self.infer(instr)
                     if new is not None and new != instr.type:
-                        if isinstance(instr, ir.Phi) and instr.type is not None:
-                            new = self.join(instr, instr.type, new)
                         instr.type = new
                         changed = True
         return all(
@@ -153,7 +160,7 @@ class _Inference:
 
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
-            result: T.Type | None = None
+            result: T.Type | None = instr.type
             for v in instr.incoming.values():
                 t = self.type_of(v)
                 if t is None or isinstance(t, T.Bottom):
@@ -161,8 +168,10 @@ class _Inference:
                 if result is None:
                     result = t
                 elif result != t:
-                    loc_instr = v if isinstance(v, ir.Instr) else instr
-                    result = self.join(loc_instr, result, t) if unify(result, t) else self._phi_error(instr, result, t)
+                    joined = unify(result, t)
+                    if joined is None:
+                        self._phi_conflict(instr, v, result, t)
+                    result = joined
             return result
         if isinstance(instr, ir.Cast):
             return instr.type
@@ -176,8 +185,21 @@ class _Inference:
         instr.impl = resolved
         return resolved.ret if resolved is not None else None
 
-    def _phi_error(self, phi: ir.Phi, a: T.Type, b: T.Type) -> T.Type:
-        return self.join(phi, a, b)
+    def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> None:
+        """Report at the definition that brought the second type, which is what to change."""
+        var = phi.name.split(".")[0]
+        loc = value.loc if isinstance(value, ir.Instr) else phi.loc
+        if var.startswith("$"):  # the join of a conditional or and/or expression
+            raise TypingError(
+                f"this expression is {a} on one branch and {b} on the other",
+                loc=loc,
+                hint="make both branches of the expression the same type",
+            )
+        raise TypingError(
+            f"`{var}` is {a} on one path and {b} on another",
+            loc=loc,
+            hint=f"give `{var}` one type on every path",
+        )
 
     def resolve(self, instr: ir.Instr) -> Resolved | None:
         op = self.operand
@@ -189,7 +211,9 @@ class _Inference:
             case ir.Compare(op=name, lhs=lhs, rhs=rhs):
                 return operators.resolve_compare(name, op(lhs), op(rhs), instr.loc)
             case ir.MakeTuple(items=items):
-                return Resolved(tuple(None for _ in items), T.Tuple(tuple(self.type_of(i) for i in items)))  # type: ignore[misc]
+                return Resolved(
+                    tuple(None for _ in items), T.Tuple(tuple(self.type_of(i) for i in items))
+                )  # type: ignore[misc]
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), op(index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
@@ -215,11 +239,16 @@ class _Inference:
             if resolved is None:
                 raise TypingError(
                     f"cannot call .{func_type.method}() of {func_type.recv} with "
-                    f"({', '.join(str(a.type) for a in args)})", loc=call.loc)
+                    f"({', '.join(str(a.type) for a in args)})",
+                    loc=call.loc,
+                )
             return resolved
         if not isinstance(func_type, T.Opaque):
-            raise TypingError(f"a value of type {func_type} is not callable", loc=call.loc,
-                              hint="call a @jit function, a builtin, or a math/numpy function")
+            raise TypingError(
+                f"a value of type {func_type} is not callable",
+                loc=call.loc,
+                hint="call a @jit function, a builtin, or a math/numpy function",
+            )
         obj = func_type.obj
         if _is_dispatcher(obj):
             if obj is getattr(self, "_self_dispatcher", None) and self.self_return is None:
@@ -230,8 +259,11 @@ class _Inference:
             name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
             module = getattr(obj, "__module__", None)
             full = f"{module}.{name}" if module and module != "builtins" else name
-            hint = "decorate it with @jit" if callable(obj) and hasattr(obj, "__code__") else \
-                "see the README's supported subset"
+            hint = (
+                "decorate it with @jit"
+                if callable(obj) and hasattr(obj, "__code__")
+                else "see the README's supported subset"
+            )
             raise UnsupportedError(f"calls to `{full}` are not supported", loc=call.loc, hint=hint)
         try:
             resolved = rule(args, kwargs)
@@ -242,9 +274,14 @@ class _Inference:
             raise
         if resolved is None:
             name = getattr(obj, "__name__", repr(obj))
-            sig = ", ".join([str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()])
-            raise TypingError(f"no implementation of `{name}` for ({sig})", loc=call.loc,
-                              hint="check the argument types; see the README's supported subset")
+            sig = ", ".join(
+                [str(a.type) for a in args] + [f"{k}={v.type}" for k, v in kwargs.items()]
+            )
+            raise TypingError(
+                f"no implementation of `{name}` for ({sig})",
+                loc=call.loc,
+                hint="check the argument types; see the README's supported subset",
+            )
         return resolved
 
     # --- rewriting: casts, constants, return type -----------------------------------------
@@ -260,7 +297,9 @@ class _Inference:
                 resolved: Resolved | None = instr.impl  # type: ignore[assignment]
                 if isinstance(instr.type, BoundMethod):
                     continue  # folded into the call below
-                if isinstance(instr, ir.Call) and isinstance(self.type_of(instr.func), BoundMethod):
+                if isinstance(instr, ir.Call) and isinstance(
+                    self.type_of(instr.func), BoundMethod
+                ):
                     instr.args = [instr.func.obj, *instr.args]  # type: ignore[attr-defined]
                     instr.func = ir.Const(None, type=T.NONE)
                 if resolved is not None and resolved.const is not MISSING:
@@ -300,14 +339,20 @@ class _Inference:
         t = self.type_of(v)
         if t == to:
             return v
-        if isinstance(v, ir.Const) and isinstance(to, T.Scalar) and isinstance(v.value, int | float | complex | bool):
+        if (
+            isinstance(v, ir.Const)
+            and isinstance(to, T.Scalar)
+            and isinstance(v.value, int | float | complex | bool)
+        ):
             from jitcore.ir.builder import _convert_const
 
             return ir.Const(_convert_const(v.value, to), type=to)
         if isinstance(to, T.Tuple) and isinstance(t, T.Tuple) and isinstance(v, ir.Const):
             from jitcore.ir.builder import _convert_const
 
-            return ir.Const(tuple(_convert_const(x, s) for x, s in zip(v.value, to.items)), type=to)  # type: ignore[arg-type]
+            return ir.Const(
+                tuple(_convert_const(x, s) for x, s in zip(v.value, to.items)), type=to
+            )  # type: ignore[arg-type]
         cast = ir.Cast(v, name=self.fn.fresh_name("t"), type=to, loc=at.loc)
         out.append(cast)
         return cast
@@ -350,7 +395,12 @@ class _Inference:
             assert isinstance(term, ir.Return)
             tail: list[ir.Instr] = []
             if not isinstance(result, T.Bottom):
-                term.value = self._convert(term.value, result, block.instrs[-1] if block.instrs else ir.Instr(loc=term.loc), tail)
+                term.value = self._convert(
+                    term.value,
+                    result,
+                    block.instrs[-1] if block.instrs else ir.Instr(loc=term.loc),
+                    tail,
+                )
             block.instrs.extend(tail)
 
 
@@ -358,7 +408,9 @@ def _is_dispatcher(obj: object) -> bool:
     return getattr(obj, "__jitcore_dispatcher__", False) is True
 
 
-def return_type_guess(fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver) -> T.Type | None:
+def return_type_guess(
+    fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver
+) -> T.Type | None:
     """The return type from the paths that do not depend on a still-unknown recursive call."""
     inference = _Inference(fn, arg_types, resolve_callee, None)
     inference.run()

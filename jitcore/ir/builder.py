@@ -60,7 +60,9 @@ class LowBuilder:
     def const(value: object, type_: T.Type) -> ir.Const:
         return ir.Const(value, type=type_)
 
-    def binop(self, op: str, lhs: ir.Value, rhs: ir.Value, type_: T.Type | None = None) -> ir.Value:
+    def binop(
+        self, op: str, lhs: ir.Value, rhs: ir.Value, type_: T.Type | None = None
+    ) -> ir.Value:
         return self.emit(ir.BinOp(op, lhs, rhs, type=type_ or lhs.type))
 
     def cmp(self, op: str, lhs: ir.Value, rhs: ir.Value) -> ir.Value:
@@ -76,7 +78,9 @@ class LowBuilder:
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
         return self.emit(ir.Select(cond, a, b, type=a.type))
 
-    def intrinsic(self, fn: str, args: list[ir.Value], type_: T.Type, attrs: tuple = ()) -> ir.Value:
+    def intrinsic(
+        self, fn: str, args: list[ir.Value], type_: T.Type, attrs: tuple = ()
+    ) -> ir.Value:
         return self.emit(ir.Intrinsic(fn, list(args), attrs, type=type_))
 
     def and_(self, a: ir.Value, b: ir.Value) -> ir.Value:
@@ -92,10 +96,14 @@ class LowBuilder:
         return self.cmp("uno", x, x)
 
     def isinf(self, x: ir.Value) -> ir.Value:
-        return self.cmp("eq", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type))
+        return self.cmp(
+            "eq", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type)
+        )
 
     def isfinite(self, x: ir.Value) -> ir.Value:
-        return self.cmp("lt", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type))
+        return self.cmp(
+            "lt", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type)
+        )
 
     def extract(self, tup: ir.Value, index: int) -> ir.Value:
         assert isinstance(tup.type, T.Tuple)

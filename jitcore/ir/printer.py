@@ -1,10 +1,10 @@
 """Stable text form of the IR, so a test can compare a stage's output with a listing.
 
-    func f(a: i64, b: i64) -> i64 {
-    entry:
-      t1 = add a b : i64
-      br t2 then.1 else.1
-    }
+func f(a: i64, b: i64) -> i64 {
+entry:
+  t1 = add a b : i64
+  br t2 then.1 else.1
+}
 """
 
 from __future__ import annotations
@@ -53,7 +53,12 @@ def format_const(value: object) -> str:
     if isinstance(value, int | complex | str):
         return repr(value)
     if isinstance(value, tuple):
-        return "(" + ", ".join(format_const(x) for x in value) + ("," if len(value) == 1 else "") + ")"
+        return (
+            "("
+            + ", ".join(format_const(x) for x in value)
+            + ("," if len(value) == 1 else "")
+            + ")"
+        )
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     return f"@{name}" if name else f"@<{type(value).__name__}>"
 

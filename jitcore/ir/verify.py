@@ -18,8 +18,9 @@ def verify(fn: ir.Function, *, typed: bool, stage: str) -> None:
     """Raise InternalCompilerError naming `stage` if `fn` breaks an invariant."""
 
     def fail(message: str, loc: object = None) -> None:
-        raise InternalCompilerError(f"IR verification failed after `{stage}` in {fn.name}: {message}",
-                                    loc=loc)  # type: ignore[arg-type]
+        raise InternalCompilerError(
+            f"IR verification failed after `{stage}` in {fn.name}: {message}", loc=loc
+        )  # type: ignore[arg-type]
 
     if not fn.blocks:
         fail("function has no blocks")
@@ -61,7 +62,9 @@ def verify(fn: ir.Function, *, typed: bool, stage: str) -> None:
                 _check_operand(op, instr, block, i, args, defined_in, position, idom, fail)
         assert block.terminator is not None
         for op in block.terminator.operands():
-            _check_operand(op, None, block, len(block.instrs), args, defined_in, position, idom, fail)
+            _check_operand(
+                op, None, block, len(block.instrs), args, defined_in, position, idom, fail
+            )
 
 
 def _check_operand(op, instr, block, index, args, defined_in, position, idom, fail) -> None:  # noqa: ANN001

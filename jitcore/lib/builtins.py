@@ -28,8 +28,9 @@ def _no_kwargs(name: str, kwargs: dict[str, Operand]) -> None:
 def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     for a in args:
         if not (isinstance(a.type, T.Scalar) and a.type.kind in "iub"):
-            raise TypingError(f"range() arguments must be integers, not {a.type}",
-                              hint="convert with int(...)")
+            raise TypingError(
+                f"range() arguments must be integers, not {a.type}", hint="convert with int(...)"
+            )
     common = T.I64
     strong = [a.type for a in args if not a.weak and a.type != T.BOOL]
     for t in strong:
@@ -39,8 +40,11 @@ def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 
     def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
         if not (step.is_const and step.const != 0):
-            b.raise_if(b.cmp("eq", vals[2], ir.Const(0, type=common_t)), ValueError,
-                       "range() arg 3 must not be zero")
+            b.raise_if(
+                b.cmp("eq", vals[2], ir.Const(0, type=common_t)),
+                ValueError,
+                "range() arg 3 must not be zero",
+            )
         return b.make_tuple(vals)
 
     return Resolved((common_t,) * 3, T.Tuple((common_t,) * 3), lower)
@@ -58,6 +62,18 @@ def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         return b.select(up, b.cmp("lt", i, stop), b.cmp("gt", i, stop))
 
     return Resolved((t, t, t), T.BOOL, lower)
+
+
+@register_function(ssa._check_bound)
+def _check_bound(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    name = args[1].const
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        b.raise_if(b.not_(vals[0]), UnboundLocalError,
+                   f"cannot access local variable '{name}' where it is not associated with a value")
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved((T.BOOL, None), T.NONE, lower)
 
 
 @register_function(ssa._check_unpack)
@@ -108,7 +124,9 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = T.I64
     if t.is_complex:
         part = T.complex_part(t)
-        return Resolved((t,), part, lambda b, v, kw: b.intrinsic("hypot", [b.real(v[0]), b.imag(v[0])], part))
+        return Resolved(
+            (t,), part, lambda b, v, kw: b.intrinsic("hypot", [b.real(v[0]), b.imag(v[0])], part)
+        )
     if t.is_float:
         return Resolved((t,), t, lambda b, v, kw: b.intrinsic("fabs", [v[0]], t))
     if not t.is_signed:
@@ -159,7 +177,11 @@ def _common_scalar(name: str, args: list[Operand]) -> T.Scalar:
         if common is None:
             common = t
         else:
-            joined = operators.binop_result("add", Operand(common), a) if not (common.is_bool and t.is_bool) else T.BOOL
+            joined = (
+                operators.binop_result("add", Operand(common), a)
+                if not (common.is_bool and t.is_bool)
+                else T.BOOL
+            )
             common = joined or common
     assert common is not None
     return common
@@ -201,7 +223,9 @@ def float_to_int(b: LowBuilder, x: ir.Value, to: T.Scalar) -> ir.Value:
     b.raise_if(b.isnan(x), ValueError, "cannot convert float NaN to integer")
     b.raise_if(b.isinf(x), OverflowError, "cannot convert float infinity to integer")
     limit = ir.Const(9.223372036854775808e18, type=x.type)
-    too_big = b.or_(b.cmp("ge", x, limit), b.cmp("lt", x, ir.Const(-9.223372036854775808e18, type=x.type)))
+    too_big = b.or_(
+        b.cmp("ge", x, limit), b.cmp("lt", x, ir.Const(-9.223372036854775808e18, type=x.type))
+    )
     b.raise_if(too_big, OverflowError, "float too large for int64 (Python would return a big int)")
     return b.cast(x, to)
 
@@ -323,7 +347,14 @@ def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     nonneg = b.cmp("ge", n, ir.Const(0, type=T.I64))
     too_far = b.cmp("lt", n, ir.Const(-18, type=T.I64))
     safe_n = b.select(b.or_(nonneg, too_far), ir.Const(-1, type=T.I64), n)
-    p = b.cast(b.intrinsic("ipow", [ir.Const(10, type=T.I64), b.emit(ir.UnaryOp("neg", safe_n, type=T.I64))], T.I64), t)
+    p = b.cast(
+        b.intrinsic(
+            "ipow",
+            [ir.Const(10, type=T.I64), b.emit(ir.UnaryOp("neg", safe_n, type=T.I64))],
+            T.I64,
+        ),
+        t,
+    )
     q, r = operators._int_divmod(b, x, p)
     twice = b.binop("mul", r, ir.Const(2, type=t))
     q_odd = b.cmp("ne", b.binop("and", q, ir.Const(1, type=t)), ir.Const(0, type=t))
@@ -369,8 +400,11 @@ def _pow(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         base, exp, mod = v
         zero = ir.Const(0, type=T.I64)
         b.raise_if(b.cmp("eq", mod, zero), ValueError, "pow() 3rd argument cannot be 0")
-        b.raise_if(b.cmp("lt", exp, zero), ValueError,
-                   "pow() with a negative exponent and a modulus is not supported in compiled code")
+        b.raise_if(
+            b.cmp("lt", exp, zero),
+            ValueError,
+            "pow() with a negative exponent and a modulus is not supported in compiled code",
+        )
         return b.intrinsic("powmod", [base, exp, mod], T.I64)
 
     return Resolved((T.I64, T.I64, T.I64), T.I64, lower)

@@ -24,8 +24,10 @@ RANGE = "math range error"
 
 def _real_arg(name: str, a: Operand) -> None:
     if not (isinstance(a.type, T.Scalar) and not a.type.is_complex):
-        raise TypingError(f"math.{name}() needs a real number, got {a.type}",
-                          hint="use cmath for complex numbers")
+        raise TypingError(
+            f"math.{name}() needs a real number, got {a.type}",
+            hint="use cmath for complex numbers",
+        )
 
 
 def _float_type(args: list[Operand]) -> T.Scalar:
@@ -38,8 +40,11 @@ def _checked_1(b: LowBuilder, fn: str, x: ir.Value, can_overflow: bool) -> ir.Va
     nan_from_number = b.and_(b.isnan(r), b.not_(b.isnan(x)))
     b.raise_if(nan_from_number, ValueError, DOMAIN)
     inf_from_finite = b.and_(b.isinf(r), b.isfinite(x))
-    b.raise_if(inf_from_finite, OverflowError if can_overflow else ValueError,
-               RANGE if can_overflow else DOMAIN)
+    b.raise_if(
+        inf_from_finite,
+        OverflowError if can_overflow else ValueError,
+        RANGE if can_overflow else DOMAIN,
+    )
     return r
 
 
@@ -54,13 +59,27 @@ def _math_1(name: str, fn: str, can_overflow: bool) -> None:
 
 
 for _name, _fn, _overflow in [
-    ("sqrt", "sqrt", False), ("exp", "exp", True), ("expm1", "expm1", True),
-    ("log1p", "log1p", False), ("log2", "log2", False), ("log10", "log10", False),
-    ("sin", "sin", False), ("cos", "cos", False), ("tan", "tan", False),
-    ("asin", "asin", False), ("acos", "acos", False), ("atan", "atan", False),
-    ("sinh", "sinh", True), ("cosh", "cosh", True), ("tanh", "tanh", False),
-    ("asinh", "asinh", False), ("acosh", "acosh", False), ("atanh", "atanh", False),
-    ("erf", "erf", False), ("erfc", "erfc", False), ("fabs", "fabs", False),
+    ("sqrt", "sqrt", False),
+    ("exp", "exp", True),
+    ("expm1", "expm1", True),
+    ("log1p", "log1p", False),
+    ("log2", "log2", False),
+    ("log10", "log10", False),
+    ("sin", "sin", False),
+    ("cos", "cos", False),
+    ("tan", "tan", False),
+    ("asin", "asin", False),
+    ("acos", "acos", False),
+    ("atan", "atan", False),
+    ("sinh", "sinh", True),
+    ("cosh", "cosh", True),
+    ("tanh", "tanh", False),
+    ("asinh", "asinh", False),
+    ("acosh", "acosh", False),
+    ("atanh", "atanh", False),
+    ("erf", "erf", False),
+    ("erfc", "erfc", False),
+    ("fabs", "fabs", False),
 ]:
     _math_1(_name, _fn, _overflow)
 
@@ -86,7 +105,11 @@ def _log(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if len(results) == 1:
             return results[0]
         den = results[1]
-        b.raise_if(b.cmp("eq", den, ir.Const(0.0, type=T.F64)), ZeroDivisionError, "float division by zero")
+        b.raise_if(
+            b.cmp("eq", den, ir.Const(0.0, type=T.F64)),
+            ZeroDivisionError,
+            "float division by zero",
+        )
         return b.binop("div", results[0], den)
 
     return Resolved((T.F64,) * len(args), T.F64, lower)
@@ -100,8 +123,10 @@ def _gamma_like(name: str, fn: str) -> None:
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             x = v[0]
-            is_pole = b.and_(b.cmp("le", x, ir.Const(0.0, type=T.F64)),
-                             b.cmp("eq", b.intrinsic("floor", [x], T.F64), x))
+            is_pole = b.and_(
+                b.cmp("le", x, ir.Const(0.0, type=T.F64)),
+                b.cmp("eq", b.intrinsic("floor", [x], T.F64), x),
+            )
             b.raise_if(is_pole, ValueError, DOMAIN)
             if name == "gamma":
                 b.raise_if(b.cmp("eq", x, ir.Const(float("-inf"), type=T.F64)), ValueError, DOMAIN)
@@ -126,8 +151,11 @@ def _math_2(name: str, fn: str, can_overflow: bool) -> None:
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             x, y = v
             if name == "fmod":
-                b.raise_if(b.and_(b.cmp("eq", y, ir.Const(0.0, type=T.F64)), b.not_(b.isnan(x))),
-                           ValueError, DOMAIN)
+                b.raise_if(
+                    b.and_(b.cmp("eq", y, ir.Const(0.0, type=T.F64)), b.not_(b.isnan(x))),
+                    ValueError,
+                    DOMAIN,
+                )
                 b.raise_if(b.and_(b.isinf(x), b.not_(b.isnan(y))), ValueError, DOMAIN)
                 # fmod(x, inf) is x for finite x (C agrees)
             r = b.intrinsic(fn, [x, y], T.F64)
@@ -136,7 +164,11 @@ def _math_2(name: str, fn: str, can_overflow: bool) -> None:
             nan_bad = b.and_(b.isnan(r), b.and_(b.not_(b.isnan(x)), b.not_(b.isnan(y))))
             b.raise_if(nan_bad, ValueError, DOMAIN)
             inf_bad = b.and_(b.isinf(r), b.and_(b.isfinite(x), b.isfinite(y)))
-            b.raise_if(inf_bad, OverflowError if can_overflow else ValueError, RANGE if can_overflow else DOMAIN)
+            b.raise_if(
+                inf_bad,
+                OverflowError if can_overflow else ValueError,
+                RANGE if can_overflow else DOMAIN,
+            )
             return r
 
         return Resolved((T.F64, T.F64), T.F64, lower)
@@ -160,11 +192,17 @@ def _math_pow(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         x, y = v
         zero = ir.Const(0.0, type=T.F64)
-        b.raise_if(b.and_(b.cmp("eq", x, zero), b.and_(b.cmp("lt", y, zero), b.isfinite(y))), ValueError, DOMAIN)
+        b.raise_if(
+            b.and_(b.cmp("eq", x, zero), b.and_(b.cmp("lt", y, zero), b.isfinite(y))),
+            ValueError,
+            DOMAIN,
+        )
         r = b.intrinsic("pow", [x, y], T.F64)
         finite_in = b.and_(b.isfinite(x), b.isfinite(y))
         b.raise_if(b.and_(b.isnan(r), finite_in), ValueError, DOMAIN)
-        b.raise_if(b.and_(b.isinf(r), b.and_(finite_in, b.cmp("ne", x, zero))), OverflowError, RANGE)
+        b.raise_if(
+            b.and_(b.isinf(r), b.and_(finite_in, b.cmp("ne", x, zero))), OverflowError, RANGE
+        )
         return r
 
     return Resolved((T.F64, T.F64), T.F64, lower)
@@ -181,8 +219,11 @@ def _to_int(name: str, fn: str) -> None:
             out = T.I64 if t.is_bool else t
             return Resolved((out,), out, lambda b, v, kw: v[0])
         _real_arg(name, args[0])
-        return Resolved((T.F64,), T.I64,
-                        lambda b, v, kw: float_to_int(b, b.intrinsic(fn, [v[0]], T.F64), T.I64))
+        return Resolved(
+            (T.F64,),
+            T.I64,
+            lambda b, v, kw: float_to_int(b, b.intrinsic(fn, [v[0]], T.F64), T.I64),
+        )
 
     register_function(getattr(math, name))(rule)
 
@@ -199,7 +240,11 @@ def _predicate(name: str) -> None:
         _real_arg(name, args[0])
         if isinstance(args[0].type, T.Scalar) and args[0].type.kind in "iub":
             return constant(name == "isfinite", T.BOOL)
-        check = {"isnan": LowBuilder.isnan, "isinf": LowBuilder.isinf, "isfinite": LowBuilder.isfinite}[name]
+        check = {
+            "isnan": LowBuilder.isnan,
+            "isinf": LowBuilder.isinf,
+            "isfinite": LowBuilder.isfinite,
+        }[name]
         return Resolved((T.F64,), T.BOOL, lambda b, v, kw: check(b, v[0]))
 
     register_function(getattr(math, name))(rule)
@@ -214,8 +259,11 @@ def _degrees(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     if len(args) != 1 or kwargs:
         return None
     _real_arg("degrees", args[0])
-    return Resolved((T.F64,), T.F64,
-                    lambda b, v, kw: b.binop("mul", v[0], ir.Const(180.0 / math.pi, type=T.F64)))
+    return Resolved(
+        (T.F64,),
+        T.F64,
+        lambda b, v, kw: b.binop("mul", v[0], ir.Const(180.0 / math.pi, type=T.F64)),
+    )
 
 
 @register_function(math.radians)
@@ -223,8 +271,11 @@ def _radians(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     if len(args) != 1 or kwargs:
         return None
     _real_arg("radians", args[0])
-    return Resolved((T.F64,), T.F64,
-                    lambda b, v, kw: b.binop("mul", v[0], ir.Const(math.pi / 180.0, type=T.F64)))
+    return Resolved(
+        (T.F64,),
+        T.F64,
+        lambda b, v, kw: b.binop("mul", v[0], ir.Const(math.pi / 180.0, type=T.F64)),
+    )
 
 
 @register_function(math.gcd)
@@ -258,10 +309,16 @@ def _factorial(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         n = v[0]
-        b.raise_if(b.cmp("lt", n, ir.Const(0, type=T.I64)), ValueError,
-                   "factorial() not defined for negative values")
-        b.raise_if(b.cmp("gt", n, ir.Const(20, type=T.I64)), OverflowError,
-                   "factorial() of n > 20 does not fit in int64")
+        b.raise_if(
+            b.cmp("lt", n, ir.Const(0, type=T.I64)),
+            ValueError,
+            "factorial() not defined for negative values",
+        )
+        b.raise_if(
+            b.cmp("gt", n, ir.Const(20, type=T.I64)),
+            OverflowError,
+            "factorial() of n > 20 does not fit in int64",
+        )
         table = ir.Const(tuple(_FACTORIALS), type=T.Tuple((T.I64,) * 21))
         return b.intrinsic("extract_dyn", [table, n], T.I64)
 
@@ -287,7 +344,9 @@ def _csqrt(b: LowBuilder, z: ir.Value) -> ir.Value:
     nonneg = b.cmp("ge", re, zero)
     safe_pos = b.select(b.cmp("eq", t_pos, zero), ir.Const(1.0, type=T.F64), t_pos)
     safe_neg = b.select(b.cmp("eq", t_neg, zero), ir.Const(1.0, type=T.F64), t_neg)
-    pos_im = b.select(b.cmp("eq", t_pos, zero), im, b.binop("div", im, b.binop("mul", two, safe_pos)))
+    pos_im = b.select(
+        b.cmp("eq", t_pos, zero), im, b.binop("div", im, b.binop("mul", two, safe_pos))
+    )
     neg_re = b.binop("div", b.intrinsic("fabs", [im], T.F64), b.binop("mul", two, safe_neg))
     neg_re = b.select(b.cmp("eq", t_neg, zero), zero, neg_re)
     neg_im = b.intrinsic("copysign", [t_neg, im], T.F64)
@@ -297,8 +356,12 @@ def _csqrt(b: LowBuilder, z: ir.Value) -> ir.Value:
 def _cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
     re, im = b.real(z), b.imag(z)
     m = b.intrinsic("exp", [re], T.F64)
-    return b.complex(b.binop("mul", m, b.intrinsic("cos", [im], T.F64)),
-                     b.binop("mul", m, b.intrinsic("sin", [im], T.F64)), T.C128)
+    out_re = b.binop("mul", m, b.intrinsic("cos", [im], T.F64))
+    out_im = b.binop("mul", m, b.intrinsic("sin", [im], T.F64))
+    finite_in = b.and_(b.isfinite(re), b.isfinite(im))
+    finite_out = b.and_(b.isfinite(out_re), b.isfinite(out_im))
+    b.raise_if(b.and_(finite_in, b.not_(finite_out)), OverflowError, RANGE)
+    return b.complex(out_re, out_im, T.C128)
 
 
 def _clog(b: LowBuilder, z: ir.Value) -> ir.Value:
@@ -334,7 +397,11 @@ _cmath_unary("log", _clog)
 @register_function(cmath.phase)
 def _phase(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _complex_arg("phase", args)
-    return Resolved((T.C128,), T.F64, lambda b, v, kw: b.intrinsic("atan2", [b.imag(v[0]), b.real(v[0])], T.F64))
+    return Resolved(
+        (T.C128,),
+        T.F64,
+        lambda b, v, kw: b.intrinsic("atan2", [b.imag(v[0]), b.real(v[0])], T.F64),
+    )
 
 
 @register_function(cmath.polar)
@@ -343,7 +410,9 @@ def _polar(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         re, im = b.real(v[0]), b.imag(v[0])
-        return b.make_tuple([b.intrinsic("hypot", [re, im], T.F64), b.intrinsic("atan2", [im, re], T.F64)])
+        return b.make_tuple(
+            [b.intrinsic("hypot", [re, im], T.F64), b.intrinsic("atan2", [im, re], T.F64)]
+        )
 
     return Resolved((T.C128,), T.Tuple((T.F64, T.F64)), lower)
 
@@ -357,8 +426,11 @@ def _rect(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         r, phi = v
-        return b.complex(b.binop("mul", r, b.intrinsic("cos", [phi], T.F64)),
-                         b.binop("mul", r, b.intrinsic("sin", [phi], T.F64)), T.C128)
+        return b.complex(
+            b.binop("mul", r, b.intrinsic("cos", [phi], T.F64)),
+            b.binop("mul", r, b.intrinsic("sin", [phi], T.F64)),
+            T.C128,
+        )
 
     return Resolved((T.F64, T.F64), T.C128, lower)
 

@@ -73,18 +73,29 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         return _tuple_concat(a.type, b.type)
     common = binop_result(op, a, b)
     if common is None:
-        raise TypingError(f"unsupported operand types for {_SYMBOLS.get(op, op)}: {a.type} and {b.type}",
-                          loc=loc, hint="convert the operands to numbers of one kind")
+        raise TypingError(
+            f"unsupported operand types for {_SYMBOLS.get(op, op)}: {a.type} and {b.type}",
+            loc=loc,
+            hint="convert the operands to numbers of one kind",
+        )
     if op == "div":
         if common.kind in "iub":
             return Resolved((T.F64, T.F64), T.F64, _lower_float_div)
-        return Resolved((common, common), common, _lower_complex_div if common.is_complex else _lower_float_div)
+        return Resolved(
+            (common, common), common, _lower_complex_div if common.is_complex else _lower_float_div
+        )
     if op in {"floordiv", "mod"}:
         if common.is_complex:
-            raise TypingError(f"can't take floor or mod of complex numbers ({a.type} {_SYMBOLS[op]} {b.type})",
-                              loc=loc)
-        low = {("floordiv", True): _lower_int_floordiv, ("mod", True): _lower_int_mod,
-               ("floordiv", False): _lower_float_floordiv, ("mod", False): _lower_float_mod}
+            raise TypingError(
+                f"can't take floor or mod of complex numbers ({a.type} {_SYMBOLS[op]} {b.type})",
+                loc=loc,
+            )
+        low = {
+            ("floordiv", True): _lower_int_floordiv,
+            ("mod", True): _lower_int_mod,
+            ("floordiv", False): _lower_float_floordiv,
+            ("mod", False): _lower_float_mod,
+        }
         return Resolved((common, common), common, low[(op, common.is_int)])
     if op == "pow":
         return _resolve_pow(a, b, common)
@@ -102,8 +113,21 @@ def resolve_inplace(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     return None
 
 
-_SYMBOLS = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%",
-            "pow": "**", "and": "&", "or": "|", "xor": "^", "shl": "<<", "shr": ">>", "matmul": "@"}
+_SYMBOLS = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "/",
+    "floordiv": "//",
+    "mod": "%",
+    "pow": "**",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "shl": "<<",
+    "shr": ">>",
+    "matmul": "@",
+}
 
 
 def _lower_simple(op: str):  # noqa: ANN202
@@ -125,7 +149,9 @@ def _lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.
     part = T.complex_part(x.type)  # type: ignore[arg-type]
     a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
     zero = ir.Const(0.0, type=part)
-    b.raise_if(b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero)), ZeroDivisionError, "division by zero")
+    b.raise_if(
+        b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero)), ZeroDivisionError, "division by zero"
+    )
     abs_c = b.intrinsic("fabs", [c], part)
     abs_d = b.intrinsic("fabs", [d], part)
     c_big = b.cmp("ge", abs_c, abs_d)
@@ -230,6 +256,16 @@ def _resolve_pow(a: Operand, b: Operand, common: T.Scalar) -> Resolved:
             return Resolved((T.F64, T.F64), T.F64, _lower_float_pow)
         return Resolved((common, common), common, lower_int_pow)
     if common.is_complex:
+        n = b.const if b.is_const else None
+        if isinstance(n, complex) and n.imag == 0 and n.real == int(n.real):
+            n = int(n.real)
+        if (
+            isinstance(n, int | float)
+            and not isinstance(n, bool)
+            and n == int(n)
+            and abs(n) <= 100
+        ):
+            return Resolved((common, common), common, _lower_complex_powi(int(n)))
         return Resolved((common, common), common, _lower_complex_pow)
     return Resolved((common, common), common, _lower_float_pow)
 
@@ -239,17 +275,48 @@ def lower_int_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value
     x, n = args
     t = x.type
     if t.is_signed:  # type: ignore[union-attr]
-        b.raise_if(b.cmp("lt", n, ir.Const(0, type=t)), ValueError,
-                   "integer to a negative power: Python returns a float here; write float(x) ** n")
+        b.raise_if(
+            b.cmp("lt", n, ir.Const(0, type=t)),
+            ValueError,
+            "integer to a negative power: Python returns a float here; write float(x) ** n",
+        )
     return b.intrinsic("ipow", [x, n], t)
 
 
 def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
     x, y = args
     zero = ir.Const(0.0, type=x.type)
-    b.raise_if(b.and_(b.cmp("eq", x, zero), b.cmp("lt", y, zero)), ZeroDivisionError,
-               "0.0 cannot be raised to a negative power")
-    return b.intrinsic("pow", [x, y], x.type)
+    b.raise_if(
+        b.and_(b.cmp("eq", x, zero), b.cmp("lt", y, zero)),
+        ZeroDivisionError,
+        "0.0 cannot be raised to a negative power",
+    )
+    r = b.intrinsic("pow", [x, y], x.type)
+    overflow = b.and_(b.isinf(r), b.and_(b.isfinite(x), b.isfinite(y)))
+    b.raise_if(overflow, OverflowError, "Numerical result out of range")
+    return r
+
+
+def _lower_complex_powi(n: int):  # noqa: ANN202
+    """CPython's `c_powi` for a constant integer exponent: repeated squaring, unrolled."""
+
+    def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+        x = args[0]
+        t = x.type
+        part = T.complex_part(t)  # type: ignore[arg-type]
+        one = b.complex(ir.Const(1.0, type=part), ir.Const(0.0, type=part), t)  # type: ignore[arg-type]
+        result, power, k, mask = one, x, abs(n), 1
+        while mask > 0 and k >= mask:
+            if k & mask:
+                result = b.binop("mul", result, power)
+            mask <<= 1
+            if k >= mask:
+                power = b.binop("mul", power, power)
+        if n < 0:
+            return _lower_complex_div(b, [one, result], {})
+        return result
+
+    return lower
 
 
 def _lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
@@ -261,7 +328,9 @@ def _lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.
     xr, xi, yr, yi = b.real(x), b.imag(x), b.real(y), b.imag(y)
     y_zero = b.and_(b.cmp("eq", yr, zero), b.cmp("eq", yi, zero))
     x_zero = b.and_(b.cmp("eq", xr, zero), b.cmp("eq", xi, zero))
-    bad = b.and_(b.and_(b.not_(y_zero), x_zero), b.or_(b.cmp("ne", yi, zero), b.cmp("lt", yr, zero)))
+    bad = b.and_(
+        b.and_(b.not_(y_zero), x_zero), b.or_(b.cmp("ne", yi, zero), b.cmp("lt", yr, zero))
+    )
     b.raise_if(bad, ZeroDivisionError, "0.0 to a negative or complex power")
     vabs = b.intrinsic("hypot", [xr, xi], part)
     length = b.intrinsic("pow", [vabs, yr], part)
@@ -292,7 +361,9 @@ def _tuple_concat(a: T.Tuple, bt: T.Tuple) -> Resolved:
 def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
     t = x.type
     if op in {"truth", "not"}:
-        return Resolved((None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not"))
+        return Resolved(
+            (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")
+        )
     if isinstance(t, T.Array):
         from jitcore.lib import arrays
 
@@ -306,8 +377,12 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
     if op == "pos":
         return Resolved((t,), t, lambda b, args, kw: args[0])
     if op == "neg":
-        return Resolved((t,), t, lambda b, args, kw: b.emit(ir.UnaryOp("neg", args[0], type=args[0].type)))
-    return Resolved((t,), t, lambda b, args, kw: b.binop("xor", args[0], ir.Const(-1, type=args[0].type)))
+        return Resolved(
+            (t,), t, lambda b, args, kw: b.emit(ir.UnaryOp("neg", args[0], type=args[0].type))
+        )
+    return Resolved(
+        (t,), t, lambda b, args, kw: b.binop("xor", args[0], ir.Const(-1, type=args[0].type))
+    )
 
 
 def _static_truth(x: Operand, negate: bool) -> object:
@@ -390,7 +465,9 @@ def _resolve_tuple_compare(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) ->
         raise TypingError("tuples can be compared only with == and !=", loc=loc)
     if len(ta.items) != len(tb.items):
         return Resolved((None, None), T.BOOL, const=op == "ne")
-    rules = [resolve_compare("eq", Operand(x), Operand(y), loc) for x, y in zip(ta.items, tb.items)]
+    rules = [
+        resolve_compare("eq", Operand(x), Operand(y), loc) for x, y in zip(ta.items, tb.items)
+    ]
 
     def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
         result: ir.Value = ir.Const(True, type=T.BOOL)
@@ -428,8 +505,11 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
     if index.is_const and isinstance(index.const, slice):
         idx = range(n)[index.const]
         items = tuple(t.items[i] for i in idx)
-        return Resolved((None, None), T.Tuple(items),
-                        lambda b, args, kw: b.make_tuple([b.extract(args[0], i) for i in idx]))
+        return Resolved(
+            (None, None),
+            T.Tuple(items),
+            lambda b, args, kw: b.make_tuple([b.extract(args[0], i) for i in idx]),
+        )
     if not (isinstance(index.type, T.Scalar) and index.type.kind in "iub"):
         raise TypingError(f"tuple indices must be integers, not {index.type}", loc=loc)
     if n == 0:
@@ -440,8 +520,11 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
 
         joined = unify(common, item)
         if joined is None:
-            raise TypingError(f"a variable index into {t} needs items of one type", loc=loc,
-                              hint="index with a constant, or make the items one type")
+            raise TypingError(
+                f"a variable index into {t} needs items of one type",
+                loc=loc,
+                hint="index with a constant, or make the items one type",
+            )
         common = joined
     homogeneous = T.Tuple((common,) * n)
 
@@ -450,8 +533,15 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
         if tup.type != homogeneous:
             tup = b.make_tuple([b.cast(b.extract(tup, k), common) for k in range(n)])
         i = b.cast(i, T.I64)
-        i = b.select(b.cmp("lt", i, ir.Const(0, type=T.I64)), b.binop("add", i, ir.Const(n, type=T.I64)), i)
-        out = b.binop("or", b.cmp("lt", i, ir.Const(0, type=T.I64)), b.cmp("ge", i, ir.Const(n, type=T.I64)), T.BOOL)
+        i = b.select(
+            b.cmp("lt", i, ir.Const(0, type=T.I64)), b.binop("add", i, ir.Const(n, type=T.I64)), i
+        )
+        out = b.binop(
+            "or",
+            b.cmp("lt", i, ir.Const(0, type=T.I64)),
+            b.cmp("ge", i, ir.Const(n, type=T.I64)),
+            T.BOOL,
+        )
         b.raise_if(out, IndexError, "tuple index out of range")
         return b.intrinsic("extract_dyn", [tup, i], common)
 
@@ -463,8 +553,11 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
         from jitcore.lib import arrays
 
         return arrays.resolve_setitem(obj, index, value, loc)
-    raise TypingError(f"{obj.type} does not support item assignment", loc=loc,
-                      hint="tuples are immutable; build a new tuple")
+    raise TypingError(
+        f"{obj.type} does not support item assignment",
+        loc=loc,
+        hint="tuples are immutable; build a new tuple",
+    )
 
 
 def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:

@@ -19,11 +19,23 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import _convert_const
 from jitcore.parse import MISSING
 
-_INT_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "and": operator.and_,
-            "or": operator.or_, "xor": operator.xor}
+_INT_OPS = {
+    "add": operator.add,
+    "sub": operator.sub,
+    "mul": operator.mul,
+    "and": operator.and_,
+    "or": operator.or_,
+    "xor": operator.xor,
+}
 _FLOAT_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
-_CMP = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt,
-        "ge": operator.ge}
+_CMP = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
 
 
 def fold_constants(fn: ir.Function) -> bool:
@@ -40,7 +52,11 @@ def fold_constants(fn: ir.Function) -> bool:
                     changed = True
             term = block.terminator
             if isinstance(term, ir.Branch) and isinstance(term.cond, ir.Const):
-                taken, dropped = (term.if_true, term.if_false) if term.cond.value else (term.if_false, term.if_true)
+                taken, dropped = (
+                    (term.if_true, term.if_false)
+                    if term.cond.value
+                    else (term.if_false, term.if_true)
+                )
                 block.terminator = ir.Jump(taken, loc=term.loc)
                 if dropped is not taken:
                     for phi in dropped.phis():

@@ -35,9 +35,15 @@ def _copy_source(instr: ir.Instr) -> ir.Value | None:
             if not (isinstance(only, ir.Const) and only.value is _missing()):
                 return only
         consts = [v for v in instr.incoming.values() if isinstance(v, ir.Const)]
-        if len(consts) == len(instr.incoming) and consts and all(
-            type(c.value) is type(consts[0].value) and c.value == consts[0].value and c.type == consts[0].type
-            for c in consts
+        if (
+            len(consts) == len(instr.incoming)
+            and consts
+            and all(
+                type(c.value) is type(consts[0].value)
+                and c.value == consts[0].value
+                and c.type == consts[0].type
+                for c in consts
+            )
         ):
             return consts[0]
     return None

@@ -10,7 +10,20 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 
 # Operations that never raise on scalars and tuples.
-_SAFE_BINOPS = {"add", "sub", "mul", "and", "or", "xor", "iadd", "isub", "imul", "iand", "ior", "ixor"}
+_SAFE_BINOPS = {
+    "add",
+    "sub",
+    "mul",
+    "and",
+    "or",
+    "xor",
+    "iadd",
+    "isub",
+    "imul",
+    "iand",
+    "ior",
+    "ixor",
+}
 
 
 def is_removable(instr: ir.Instr) -> bool:
@@ -29,8 +42,21 @@ def is_removable(instr: ir.Instr) -> bool:
         case ir.GetItem(index=index):
             return isinstance(index, ir.Const)
         case ir.Intrinsic(fn=fn):
-            return fn in {"extract", "creal", "cimag", "complex", "fabs", "copysign", "floor", "ceil",
-                          "trunc", "roundeven", "sqrt", "minnum", "maxnum"}
+            return fn in {
+                "extract",
+                "creal",
+                "cimag",
+                "complex",
+                "fabs",
+                "copysign",
+                "floor",
+                "ceil",
+                "trunc",
+                "roundeven",
+                "sqrt",
+                "minnum",
+                "maxnum",
+            }
     return False
 
 

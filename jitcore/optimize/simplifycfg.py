@@ -30,7 +30,9 @@ def simplify_cfg(fn: ir.Function) -> bool:
             for nxt in succ.successors():
                 for phi in nxt.phis():
                     if succ in phi.incoming:
-                        phi.incoming = {(block if p is succ else p): v for p, v in phi.incoming.items()}
+                        phi.incoming = {
+                            (block if p is succ else p): v for p, v in phi.incoming.items()
+                        }
             fn.blocks.remove(succ)
             merged = changed = True
             break

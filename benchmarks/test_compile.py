@@ -1,0 +1,64 @@
+"""Compile latency: the first call of a fresh jitcore (or Numba) function on tiny inputs.
+
+Every round builds a new function object with `variants.rebuild`, callees included, so
+nothing compiled earlier is reused. The inputs are tiny so that running the compiled code adds
+next to nothing. Kernels jitcore cannot compile yet are skipped: a fallback has no latency.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from benchmarks.cases import CASES, Case
+from benchmarks.harness import call_auto, first_line, rounds_for, time_once
+from benchmarks.variants import fresh_jit, fresh_numba, numba_available
+
+# Seconds of compiling per benchmark; every round is a whole compilation.
+BUDGET = 1.5
+
+
+def _factory(compiler: str) -> Callable[[Any], Any]:
+    if compiler == "numba":
+        if not numba_available():
+            pytest.skip("numba is not installed (optional: pip install numba)")
+        return fresh_numba
+    return fresh_jit
+
+
+def _probe(case: Case, compiler: str, make: Callable[[Any], Any], args: tuple) -> Any:
+    """One fresh compilation, before timing: it skips what cannot compile, warms up the
+    compiler itself (Numba's first compilation in a process is much slower), and keeps
+    jitcore's per-stage times."""
+    fn = make(case.kernel)
+    if compiler == "jitcore":
+        reason = call_auto(fn, args)[1]
+        if reason is not None:
+            pytest.skip(f"jitcore cannot compile {case.name} yet: {reason}")
+        return fn
+    try:
+        fn(*args)
+    except Exception as exc:
+        pytest.skip(f"numba cannot compile {case.name}: {first_line(str(exc))}")
+    return fn
+
+
+@pytest.mark.parametrize("compiler", ["jitcore", "numba"])
+@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
+def test_compile_latency(benchmark: Any, case: Case, compiler: str) -> None:
+    benchmark.group = f"{case.name} (compile)"
+    make = _factory(compiler)
+    args = case.inputs(case.tiny_size)
+    probe = _probe(case, compiler, make, args)
+    benchmark.extra_info.update(kind="compile", kernel=case.name, impl=compiler)
+    if compiler == "jitcore":
+        stages = probe.stats().stages  # the kernel's own stages; callees compile separately
+        benchmark.extra_info["stages_ms"] = {k: 1e3 * v for k, v in stages.items()}
+
+    def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:
+        return (make(case.kernel), *args), {}
+
+    rounds = rounds_for(time_once(make(case.kernel), args), BUDGET, 3, 10)
+    benchmark.pedantic(lambda fn, *a: fn(*a), setup=setup, rounds=rounds)

@@ -1,0 +1,337 @@
+"""The one equivalence policy: when does a compiled result count as the Python result?
+
+Python is the reference. A compiled call agrees when it raised an exception of the same type,
+or returned an equal value: ints and bools exactly; floats within a tolerance in ULPs (NaN
+equals NaN, -0.0 equals 0.0); complex numbers part by part; arrays in shape, dtype and every
+element; tuples item by item. Arguments are compared after the call too, because kernels write
+into their input arrays.
+
+Some differences are jitcore's documented semantics (DESIGN.md section 3), not bugs. An example
+that hits one is *out of the compiled domain*: jitcheck rejects and counts it, never fails it:
+
+* Python returned an int outside int64 (compiled ints wrap);
+* compiled code raised OverflowError where Python returned a value (jitcore raises it where a
+  value leaves int64, e.g. `int(1e300)`, in an intermediate result);
+* compiled code raised ValueError for an int to a negative int power (Python returns a float).
+
+The plugin, `assert_equivalent` and the tests all use this module, so there is one policy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+DEFAULT_ULPS = 4.0
+# fast-math lets LLVM reassociate, so a result may differ by more than a few ULPs relative
+# to itself; relative to the result's magnitude it stays small.
+FASTMATH_RTOL = 1e-6
+# jitcore's message for `int ** negative int` (DESIGN.md section 3); it raises ValueError.
+NEGATIVE_POWER_MESSAGE = "negative power"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far apart two floats may be: within `ulps` ULPs, or within `atol + rtol * |python|`."""
+
+    ulps: float = DEFAULT_ULPS
+    rtol: float = 0.0
+    atol: float = 0.0
+
+    def for_fastmath(self) -> Tolerance:
+        """The looser tolerance of a fast-math mode (reassociation changes the rounding)."""
+        return Tolerance(self.ulps, max(self.rtol, FASTMATH_RTOL), self.atol)
+
+    def __str__(self) -> str:
+        parts = [f"{self.ulps:g} ulps"]
+        if self.rtol:
+            parts.append(f"rtol {self.rtol:g}")
+        if self.atol:
+            parts.append(f"atol {self.atol:g}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The first place where a compiled value differs from Python's."""
+
+    path: str  # "result", "result[1]", "result[2, 0]", "argument `a`[3]"
+    python: str
+    compiled: str
+    detail: str  # why they differ: "7 ulps apart (tolerance 4 ulps)", "shape (3,) != (4,)"
+    ulps: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}: python {self.python}, compiled {self.compiled}: {self.detail}"
+
+
+@dataclass
+class Outcome:
+    """What one call did: returned `value`, or raised `error_type` with `error_text`.
+
+    `args_after` holds the arguments after the call (kernels may write into arrays). Errors
+    are kept as type and text, so an outcome can cross a process boundary (isolation).
+    """
+
+    value: Any = None
+    error_type: type[BaseException] | None = None
+    error_text: str = ""
+    args_after: tuple[Any, ...] = field(default_factory=tuple)
+
+    @property
+    def raised(self) -> bool:
+        return self.error_type is not None
+
+    def describe(self) -> str:
+        if self.error_type is not None:
+            return f"raised {self.error_type.__name__}: {self.error_text}"
+        return show(self.value)
+
+
+def show(value: Any) -> str:
+    """A short, exact representation: full float precision, arrays abbreviated."""
+    if isinstance(value, np.ndarray):
+        body = np.array2string(value, threshold=12, edgeitems=3, separator=", ")
+        return f"array({body}, dtype={value.dtype}, shape={value.shape})"
+    if isinstance(value, np.generic):
+        return f"np.{type(value).__name__}({value.item()!r})"
+    return repr(value)
+
+
+# --- the domain of compiled code -----------------------------------------------------------
+
+
+def out_of_domain_result(value: Any) -> str | None:
+    """Why Python's `value` cannot be a compiled result (an int beyond int64), or None."""
+    if isinstance(value, tuple):
+        for item in value:
+            reason = out_of_domain_result(item)
+            if reason is not None:
+                return reason
+        return None
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not INT64_MIN <= value <= INT64_MAX:
+            return f"Python's result {value} does not fit int64"
+    return None
+
+
+def out_of_domain_error(python: Outcome, compiled: Outcome) -> str | None:
+    """Why a compiled error where Python returned a value is documented semantics, or None."""
+    if python.raised or not compiled.raised:
+        return None
+    if compiled.error_type is OverflowError:
+        return f"compiled code left int64 (OverflowError: {compiled.error_text})"
+    if compiled.error_type is ValueError and NEGATIVE_POWER_MESSAGE in compiled.error_text:
+        return "int to a negative int power (Python returns a float)"
+    return None
+
+
+# --- comparing outcomes and values ---------------------------------------------------------
+
+
+def compare_outcomes(
+    python: Outcome, compiled: Outcome, tol: Tolerance, arg_names: tuple[str, ...] = ()
+) -> Difference | None:
+    """The first difference between two calls on equal inputs, or None if they agree.
+
+    Call `out_of_domain_error` first: this function treats every other difference as one.
+    """
+    if python.raised or compiled.raised:
+        if python.error_type is compiled.error_type:
+            return None
+        return Difference("outcome", python.describe(), compiled.describe(), "different outcome")
+    diff = first_difference(python.value, compiled.value, tol)
+    if diff is not None:
+        return diff
+    names = arg_names or tuple(f"#{i}" for i in range(len(python.args_after)))
+    for name, before, after in zip(names, python.args_after, compiled.args_after):
+        diff = first_difference(before, after, tol, path=f"argument `{name}` after the call")
+        if diff is not None:
+            return diff
+    return None
+
+
+def first_difference(
+    python: Any, compiled: Any, tol: Tolerance, path: str = "result"
+) -> Difference | None:
+    """The first place where `compiled` differs from `python` under `tol`, or None."""
+    kind, other = _kind(python), _kind(compiled)
+    if kind != other:
+        return Difference(path, show(python), show(compiled), f"{kind} != {other}")
+    if kind == "tuple":
+        return _tuple_difference(python, compiled, tol, path)
+    if kind == "array":
+        return _array_difference(python, compiled, tol, path)
+    if kind == "float":
+        return _scalar_float_difference(python, compiled, tol, path)
+    if kind == "complex":
+        for part in ("real", "imag"):
+            diff = _scalar_float_difference(
+                getattr(python, part), getattr(compiled, part), tol, path
+            )
+            if diff is not None:
+                return Difference(path, show(python), show(compiled), f"{part} part: {diff.detail}")
+        return None
+    if python == compiled:
+        return None
+    return Difference(path, show(python), show(compiled), "not equal")
+
+
+def assert_equivalent(
+    compiled: Any,
+    python: Any,
+    *,
+    ulps: float = DEFAULT_ULPS,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+) -> None:
+    """Assert that a compiled result is equivalent to Python's, by jitcheck's policy.
+
+        assert_equivalent(jit(f)(a, b), f(a, b))
+    """
+    diff = first_difference(python, compiled, Tolerance(ulps, rtol, atol))
+    if diff is not None:
+        raise AssertionError(f"not equivalent: {diff}")
+
+
+def _kind(value: Any) -> str:
+    """The comparison category: values of different categories never agree."""
+    if isinstance(value, bool | np.bool_):
+        return "bool"
+    if isinstance(value, int | np.integer):
+        return "int"
+    if isinstance(value, float | np.floating):
+        return "float"
+    if isinstance(value, complex | np.complexfloating):
+        return "complex"
+    if isinstance(value, np.ndarray):
+        return "array"
+    if isinstance(value, tuple):
+        return "tuple"
+    if value is None:
+        return "None"
+    return type(value).__name__
+
+
+def _tuple_difference(
+    python: tuple, compiled: tuple, tol: Tolerance, path: str
+) -> Difference | None:
+    if len(python) != len(compiled):
+        detail = f"length {len(python)} != {len(compiled)}"
+        return Difference(path, show(python), show(compiled), detail)
+    for i, (p, c) in enumerate(zip(python, compiled)):
+        diff = first_difference(p, c, tol, f"{path}[{i}]")
+        if diff is not None:
+            return diff
+    return None
+
+
+# --- floats and ULPs -----------------------------------------------------------------------
+
+
+def float_dtype(*values: Any) -> np.dtype:
+    """The precision to count ULPs in: the coarsest of the values (float32 if any is)."""
+    for v in values:
+        dt = getattr(v, "dtype", None)
+        if dt is not None and dt.kind in "fc" and dt.itemsize <= (8 if dt.kind == "c" else 4):
+            return np.dtype(np.float32)
+    return np.dtype(np.float64)
+
+
+def ulp_distance(a: float, b: float, dtype: np.dtype | type = np.float64) -> int:
+    """How many representable floats of `dtype` lie between `a` and `b` (0 for -0.0 and 0.0).
+
+    Raises ValueError for NaN; infinities count as one step beyond the largest finite value.
+    """
+    if math.isnan(a) or math.isnan(b):
+        raise ValueError("ulp_distance of NaN")
+    return abs(_ordinal(a, dtype) - _ordinal(b, dtype))
+
+
+def _ordinal(x: float, dtype: np.dtype | type) -> int:
+    """The float's position on the line of representable values, as a Python int."""
+    dt = np.dtype(dtype)
+    bits = int(np.array(x, dtype=dt).view(np.dtype(f"u{dt.itemsize}")))
+    sign = 1 << (8 * dt.itemsize - 1)
+    return -(bits & (sign - 1)) if bits & sign else bits
+
+
+def _scalar_float_difference(
+    python: Any, compiled: Any, tol: Tolerance, path: str
+) -> Difference | None:
+    p, c = float(python), float(compiled)
+    if math.isnan(p) or math.isnan(c):
+        if math.isnan(p) and math.isnan(c):
+            return None
+        return Difference(path, show(python), show(compiled), "NaN on one side only")
+    if p == c:
+        return None
+    if math.isinf(p) or math.isinf(c):
+        return Difference(path, show(python), show(compiled), "infinite on one side only")
+    ulps = ulp_distance(p, c, float_dtype(python, compiled))
+    if ulps <= tol.ulps or abs(p - c) <= tol.atol + tol.rtol * abs(p):
+        return None
+    detail = f"{ulps} ulps apart (tolerance {tol})"
+    return Difference(path, show(python), show(compiled), detail, ulps)
+
+
+# --- arrays --------------------------------------------------------------------------------
+
+
+def _array_difference(
+    python: np.ndarray, compiled: np.ndarray, tol: Tolerance, path: str
+) -> Difference | None:
+    if python.shape != compiled.shape:
+        detail = f"shape {python.shape} != {compiled.shape}"
+        return Difference(path, show(python), show(compiled), detail)
+    if python.dtype != compiled.dtype:
+        detail = f"dtype {python.dtype} != {compiled.dtype}"
+        return Difference(path, show(python), show(compiled), detail)
+    bad = _bad_elements(python, compiled, tol)
+    if not bad.any():
+        return None
+    index = tuple(int(i) for i in np.argwhere(bad)[0])
+    p, c = python[index], compiled[index]
+    where = f"{path}[{', '.join(map(str, index))}]"
+    element = first_difference(p, c, tol, where)
+    if element is None:  # pragma: no cover - the masks and the scalar rules are the same policy
+        element = Difference(where, show(p), show(c), "not equal")
+    count = int(bad.sum())
+    suffix = f"; {count} of {bad.size} elements differ" if count > 1 else ""
+    return Difference(where, element.python, element.compiled, element.detail + suffix, element.ulps)
+
+
+def _bad_elements(python: np.ndarray, compiled: np.ndarray, tol: Tolerance) -> np.ndarray:
+    """A boolean mask of the elements that differ beyond `tol`."""
+    if python.dtype.kind == "c":
+        return _bad_floats(python.real, compiled.real, tol) | _bad_floats(
+            python.imag, compiled.imag, tol
+        )
+    if python.dtype.kind == "f":
+        return _bad_floats(python, compiled, tol)
+    if python.dtype.kind in "biu":
+        return np.asarray(python != compiled)
+    return np.asarray(
+        [first_difference(p, c, tol) is not None for p, c in zip(python.flat, compiled.flat)]
+    ).reshape(python.shape)
+
+
+def _bad_floats(python: np.ndarray, compiled: np.ndarray, tol: Tolerance) -> np.ndarray:
+    p_nan, c_nan = np.isnan(python), np.isnan(compiled)
+    with np.errstate(invalid="ignore", over="ignore"):
+        same = (python == compiled) | (p_nan & c_nan)
+        close = np.abs(python - compiled) <= tol.atol + tol.rtol * np.abs(python)
+    ulps = np.abs(_ordinals(python) - _ordinals(compiled))  # float64: exact below 2**53
+    finite = np.isfinite(python) & np.isfinite(compiled)
+    return ~same & ~(finite & ((ulps <= tol.ulps) | close))
+
+
+def _ordinals(a: np.ndarray) -> np.ndarray:
+    """Vectorised `_ordinal`, as float64 (exact for the small distances tolerances allow)."""
+    ints = np.ascontiguousarray(a).view(np.dtype(f"i{a.dtype.itemsize}")).astype(np.float64)
+    sign_min = float(np.iinfo(np.dtype(f"i{a.dtype.itemsize}")).min)
+    return np.where(ints < 0, sign_min - ints, ints)

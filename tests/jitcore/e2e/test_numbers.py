@@ -1,0 +1,249 @@
+"""Numeric semantics: Python's rules for //, %, **, division by zero, overflow, NaN, promotion."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from jitcore import jit
+from tests.jitcore.support import assert_same, compiled, in_int64
+
+i64 = st.integers(-(2**63), 2**63 - 1)
+small = st.integers(-1000, 1000)
+finite = st.floats(allow_nan=False, allow_infinity=False)
+anyfloat = st.floats()
+
+
+def arith(a, b):  # noqa: ANN001, ANN201
+    return a + b, a - b, a * b
+
+
+def divide(a, b):  # noqa: ANN001, ANN201
+    return a / b
+
+
+def floordiv_mod(a, b):  # noqa: ANN001, ANN201
+    return a // b, a % b
+
+
+def power(a, b):  # noqa: ANN001, ANN201
+    return a**b
+
+
+@given(small, small)
+def test_int_arithmetic(a: int, b: int) -> None:
+    assert_same(arith, a, b)
+
+
+@given(i64, i64)
+def test_int_overflow_wraps(a: int, b: int) -> None:
+    got = compiled(arith)(a, b)
+    want = tuple(((v + 2**63) % 2**64) - 2**63 for v in arith(a, b))
+    assert got == want
+
+
+@given(i64, i64)
+def test_floor_division_and_modulo_of_ints(a: int, b: int) -> None:
+    q, r = (a // b, a % b) if b else (0, 0)
+    assume(in_int64(q, r))  # -2**63 // -1 leaves the compiled domain
+    assert_same(floordiv_mod, a, b)  # b == 0 raises ZeroDivisionError both ways
+
+
+@given(anyfloat, anyfloat)
+def test_floor_division_and_modulo_of_floats(a: float, b: float) -> None:
+    assert_same(floordiv_mod, a, b, ulps=0)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        (-7, 2),
+        (7, -2),
+        (-7, -2),
+        (-7.5, 2.0),
+        (7.5, -2.0),
+        (-0.0, 3.0),
+        (0.0, -3.0),
+        (1e308, 1e-308),
+        (-1e-300, 1e300),
+        (5, 0),
+        (5.0, 0.0),
+        (-0.0, 0.0),
+        (2**63 - 1, -1),
+        (-(2**63), 1),
+    ],
+)
+def test_division_corner_cases(a: float, b: float) -> None:
+    assert_same(floordiv_mod, a, b, ulps=0)
+    assert_same(divide, a, b, ulps=0)
+
+
+@given(finite, finite)
+def test_true_division(a: float, b: float) -> None:
+    assert_same(divide, a, b, ulps=0)
+
+
+@given(small, small)
+def test_true_division_of_ints_is_float(a: int, b: int) -> None:
+    assert_same(divide, a, b, ulps=0)
+
+
+@given(st.integers(-20, 20), st.integers(0, 40))
+def test_int_power(a: int, b: int) -> None:
+    assume(in_int64(a**b))
+    assert_same(power, a, b)
+
+
+def negative_literal_power(a):  # noqa: ANN001, ANN201
+    return a**-2
+
+
+@given(st.integers(-1000, 1000))
+def test_int_to_negative_literal_power_is_float(a: int) -> None:
+    assert_same(negative_literal_power, a)
+
+
+def test_int_to_negative_variable_power_raises_valueerror() -> None:
+    with pytest.raises(ValueError, match="negative power"):
+        compiled(power)(2, -1)
+
+
+@given(st.floats(-1e3, 1e3), st.floats(-20, 20))
+def test_float_power(a: float, b: float) -> None:
+    assume(a >= 0 or b == int(b))  # Python returns a complex number for these
+    assert_same(power, a, b, ulps=2)
+
+
+def test_zero_to_negative_power_raises() -> None:
+    with pytest.raises(ZeroDivisionError):
+        compiled(power)(0.0, -1.0)
+
+
+def compare_all(a, b):  # noqa: ANN001, ANN201
+    return a == b, a != b, a < b, a <= b, a > b, a >= b
+
+
+@given(anyfloat, anyfloat)
+def test_nan_comparisons_as_python(a: float, b: float) -> None:
+    assert_same(compare_all, a, b)
+
+
+@given(st.integers(-5, 5), st.floats(-5, 5))
+def test_mixed_int_float_comparisons(a: int, b: float) -> None:
+    assert_same(compare_all, a, b)
+
+
+def unary(a):  # noqa: ANN001, ANN201
+    return -a, +a, not a
+
+
+@given(st.integers(-(2**62), 2**62) | anyfloat | st.booleans())
+def test_unary_operators(a: float) -> None:
+    assert_same(unary, a)
+
+
+def invert_shift(a, b):  # noqa: ANN001, ANN201
+    return ~a, a << b, a >> b, a & b, a | b, a ^ b
+
+
+@given(st.integers(-(2**40), 2**40), st.integers(0, 20))
+def test_bitwise(a: int, b: int) -> None:
+    assert_same(invert_shift, a, b)
+
+
+def test_negative_shift_raises() -> None:
+    with pytest.raises(ValueError):
+        compiled(invert_shift)(5, -1)
+
+
+def bools(a, b):  # noqa: ANN001, ANN201
+    return a + b, a * 3, a & b, a | b, -a, ~a
+
+
+@given(st.booleans(), st.booleans())
+def test_bool_arithmetic_is_int(a: bool, b: bool) -> None:
+    assert_same(bools, a, b)
+
+
+def complex_ops(a, b):  # noqa: ANN001, ANN201
+    return a + b, a - b, a * b, a / b, a == b, -a, a.real, a.imag, abs(a), a**2
+
+
+cfloats = st.complex_numbers(max_magnitude=1e100, allow_nan=False, allow_infinity=False)
+
+
+@given(cfloats, cfloats)
+def test_complex_arithmetic(a: complex, b: complex) -> None:
+    assume(abs(b) > 1e-100 and abs(a) > 1e-100)
+    assert_same(complex_ops, a, b, ulps=16)
+
+
+def test_complex_division_by_zero() -> None:
+    with pytest.raises(ZeroDivisionError):
+        compiled(complex_ops)(1 + 1j, 0j)
+
+
+NP_TYPES = [
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float32,
+    np.float64,
+]
+
+
+def mul_add(a, b):  # noqa: ANN001, ANN201
+    return a * b + a
+
+
+@pytest.mark.parametrize("t", NP_TYPES)
+def test_numpy_scalars_keep_their_dtype(t: type) -> None:
+    f = jit(mode="compiled")(mul_add)
+    a, b = t(3), t(5)
+    with np.errstate(all="ignore"):
+        want = mul_add(a, b)
+    got = f(a, b)
+    assert got == want
+    assert np.result_type(got) == np.result_type(want)
+
+
+@pytest.mark.parametrize("t", [np.float32, np.int16, np.int32])
+def test_weak_literals_keep_the_numpy_type(t: type) -> None:
+    def scaled(x):  # noqa: ANN001, ANN202
+        return x * 2 + 1
+
+    got = jit(mode="compiled")(scaled)(t(3))
+    assert got == scaled(t(3)) and type(got) is type(scaled(t(3)))
+
+
+def promote_in_loop(n):  # noqa: ANN001, ANN201
+    x = 0
+    for i in range(n):
+        x = x + i * 0.5
+    return x
+
+
+@given(st.integers(0, 50))
+def test_variable_unified_by_promotion(n: int) -> None:
+    assert_same(promote_in_loop, n)
+
+
+def test_int_conversion_of_nan_and_inf() -> None:
+    def to_int(x):  # noqa: ANN001, ANN202
+        return int(x)
+
+    f = jit(mode="compiled")(to_int)
+    with pytest.raises(ValueError):
+        f(math.nan)
+    with pytest.raises(OverflowError):
+        f(math.inf)
+    assert f(-3.9) == -3

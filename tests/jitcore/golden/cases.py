@@ -1,0 +1,31 @@
+"""Small functions whose stage output is kept as golden listings (one thing each)."""
+
+
+def add(a, b):  # noqa: ANN001, ANN201
+    return a + b
+
+
+def branch(x):  # noqa: ANN001, ANN201
+    if x > 0:
+        y = x * 2
+    else:
+        y = -x
+    return y
+
+
+def loop(n):  # noqa: ANN001, ANN201
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+def short_circuit(a, b):  # noqa: ANN001, ANN201
+    return a > 0 and b > 0
+
+
+def promote(n, x):  # noqa: ANN001, ANN201
+    y = n
+    if x > 1.0:
+        y = x
+    return y

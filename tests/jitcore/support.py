@@ -1,0 +1,104 @@
+"""Helpers shared by jitcore's tests: run a function both ways and compare outcomes."""
+
+from __future__ import annotations
+
+import cmath
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from jitcore import jit
+
+
+def outcome(f: Callable[..., Any], *args: Any) -> tuple[str, Any]:
+    """("value", result) or ("raise", exception type)."""
+    try:
+        return "value", f(*args)
+    except Exception as exc:  # noqa: BLE001 - the exception type is the outcome
+        return "raise", type(exc)
+
+
+def ulp_distance(a: float, b: float) -> float:
+    if a == b:
+        return 0.0
+    if math.isnan(a) or math.isnan(b) or math.isinf(a) or math.isinf(b):
+        return math.inf
+    spacing = np.spacing(max(abs(a), abs(b)))
+    return abs(a - b) / float(spacing)
+
+
+def equivalent(expected: Any, got: Any, ulps: float = 4, atol: float = 0.0) -> bool:
+    """Python's result and the compiled one agree: ints exact, floats within `ulps` (NaN equals
+    NaN), complex parts likewise, tuples item by item."""
+    if isinstance(expected, tuple):
+        return (
+            isinstance(got, tuple)
+            and len(got) == len(expected)
+            and all(equivalent(e, g, ulps, atol) for e, g in zip(expected, got))
+        )
+    if isinstance(expected, bool | np.bool_) or isinstance(got, bool | np.bool_):
+        return bool(expected) == bool(got) and isinstance(got, bool | np.bool_ | int)
+    if isinstance(expected, complex) or isinstance(got, complex):
+        e, g = complex(expected), complex(got)
+        if any(map(math.isnan, (e.real, e.imag, g.real, g.imag))):
+            return cmath.isnan(e) and cmath.isnan(g)
+        if e == g:
+            return True
+        # component errors are relative to the number's magnitude, as complex math is
+        scale = float(np.spacing(max(abs(e), abs(g))))
+        return abs(e - g) <= ulps * scale + atol
+    if isinstance(expected, float) or isinstance(got, float | np.floating):
+        e, g = float(expected), float(got)
+        if math.isnan(e) or math.isnan(g):
+            return math.isnan(e) and math.isnan(g)
+        return ulp_distance(e, g) <= ulps or abs(e - g) <= max(atol, 1e-300)
+    return expected == got
+
+
+_COMPILED: dict[tuple, Any] = {}
+
+
+def compiled(f: Callable[..., Any], **options: Any) -> Any:
+    """One compiled dispatcher per (function, options), so Hypothesis examples reuse it."""
+    key = (f, tuple(sorted(options.items())))
+    if key not in _COMPILED:
+        _COMPILED[key] = jit(mode="compiled", **options)(f)
+    return _COMPILED[key]
+
+
+def assert_same(
+    f: Callable[..., Any], *args: Any, ulps: float = 4, atol: float = 0.0, **options: Any
+) -> Any:
+    """Compile `f` (mode compiled) and check it behaves like Python on `args`."""
+    compiled_f = compiled(f, **options)
+    want = outcome(f, *args)
+    got = outcome(compiled_f, *args)
+    if want[0] == "value" and not in_compiled_domain(want[1]):
+        from hypothesis import reject
+
+        reject()  # Python's int does not fit int64: outside what compiled code represents
+    if want[0] == "raise" or got[0] == "raise":
+        assert want == got, f"{f.__name__}{args}: Python {want}, compiled {got}"
+    else:
+        assert equivalent(want[1], got[1], ulps, atol), (
+            f"{f.__name__}{args}: Python {want[1]!r}, compiled {got[1]!r}"
+        )
+    return got[1]
+
+
+def in_compiled_domain(value: Any) -> bool:
+    """False if `value` holds a Python int that int64 cannot represent."""
+    if isinstance(value, tuple):
+        return all(in_compiled_domain(v) for v in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return -(2**63) <= value < 2**63
+    return True
+
+
+def in_int64(*values: int) -> bool:
+    return all(-(2**63) <= v < 2**63 for v in values)
+
+
+__all__ = ["assert_same", "cmath", "compiled", "equivalent", "in_int64", "outcome", "ulp_distance"]

@@ -1,0 +1,169 @@
+"""The dispatcher: specialization per signature, modes, fallback, inspect and stats."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from jitcore import ExecutionMode, TypingError, jit
+from jitcore.dispatcher import JitFallbackWarning, parse_signature
+from jitcore.ir import types as T
+from jitcore.pipeline import STAGES
+
+
+def add(a, b):  # noqa: ANN001, ANN201
+    return a + b
+
+
+def untypeable(n):  # noqa: ANN001, ANN201
+    if n > 0:
+        r = n
+    else:
+        r = (n, n)
+    return r
+
+
+def untypeable_expression(n):  # noqa: ANN001, ANN201
+    return n if n > 0 else (n, n)
+
+
+def test_conditional_expression_type_conflict_says_so() -> None:
+    with pytest.raises(TypingError, match="one branch and tuple"):
+        jit(untypeable_expression, mode="compiled")(1)
+
+
+def test_one_specialization_per_signature_and_no_recompilation() -> None:
+    f = jit(add)
+    assert f(1, 2) == 3
+    assert f(1.5, 2) == 3.5
+    assert f(np.float32(1.5), np.float32(2)) == np.float32(3.5)
+    assert set(f.signatures) == {(T.I64, T.I64), (T.F64, T.I64), (T.F32, T.F32)}
+    records = {sig: f.overloads[sig].record for sig in f.signatures}
+    for _ in range(3):
+        f(5, 6)
+        f(0.5, 1)
+    assert {sig: f.overloads[sig].record for sig in f.signatures} == records
+
+
+def test_explicit_signatures_compile_eagerly() -> None:
+    f = jit(add, signatures=["i64, i64", (float, float)])
+    assert f.signatures == [(T.I64, T.I64), (T.F64, T.F64)]
+
+
+def test_compile_accepts_text_types_and_python_types() -> None:
+    assert parse_signature("f64, tuple(i64, bool)") == (T.F64, T.Tuple((T.I64, T.BOOL)))
+    assert parse_signature((int, np.float32)) == (T.I64, T.F32)
+
+
+def test_python_mode_runs_the_original() -> None:
+    f = jit(add, mode=ExecutionMode.PYTHON)
+    assert f(1, 2) == 3 and f.signatures == []
+
+
+def test_compiled_mode_raises_compile_errors() -> None:
+    with pytest.raises(TypingError):
+        jit(untypeable, mode="compiled")(3)
+
+
+def test_auto_mode_falls_back_and_warns_once_with_the_reason() -> None:
+    f = jit(untypeable)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert f(3) == 3
+        assert f(-2) == (-2, -2)
+        assert f(4) == 4
+    fallbacks = [w for w in caught if issubclass(w.category, JitFallbackWarning)]
+    assert len(fallbacks) == 1
+    assert "`r` is i64 on one path and tuple(i64, i64) on another" in str(fallbacks[0].message)
+
+
+def test_auto_mode_falls_back_for_unsupported_argument_types() -> None:
+    f = jit(add)
+    with pytest.warns(JitFallbackWarning, match="argument `a` has unsupported type list"):
+        assert f([1], [2]) == [1, 2]
+
+
+def test_disable_jit_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("JITCORE_DISABLE_JIT", "1")
+    f = jit(add, mode="compiled")
+    assert f(1, 2) == 3 and f.signatures == []
+
+
+def test_run_with_an_explicit_mode() -> None:
+    f = jit(add)
+    assert f.run(2, 3, mode="python") == 5 and f.signatures == []
+    assert f.run(2, 3, mode=ExecutionMode.COMPILED) == 5
+
+
+def test_stats_cover_every_stage_and_pass() -> None:
+    f = jit(add)
+    f(1, 2)
+    stats = f.stats()
+    assert list(stats.stages) == list(STAGES)
+    assert all(seconds >= 0 for seconds in stats.stages.values())
+    assert stats.stages["llvm-opt"] > 0 and stats.stages["machine-code"] > 0
+    assert {"constfold", "dce", "cse"} <= set(stats.passes)
+    assert stats.total == pytest.approx(sum(stats.stages.values()))
+    assert stats.cache_hit is False
+    assert stats.as_dict()["signature"] == "i64, i64"
+
+
+@pytest.mark.parametrize(
+    "stage, needle",
+    [
+        ("parse", "return a + b"),
+        ("ssa", "t1 = add a b\n"),
+        ("typeinfer", "t1 = add a b : i64"),
+        ("optimize", "func add(a: i64, b: i64) -> i64"),
+        ("optimize:dce", "add a b"),
+        ("lower", "add a b : i64"),
+        ("codegen", "define ptr @"),
+        ("llvm-opt", "add i64"),
+        ("machine-code", "ret"),
+    ],
+)
+def test_inspect_every_stage(stage: str, needle: str) -> None:
+    f = jit(add)
+    f(1, 2)
+    assert needle in f.inspect(stage)
+
+
+def test_inspect_unknown_stage() -> None:
+    f = jit(add)
+    f(1, 2)
+    with pytest.raises(ValueError, match="unknown stage"):
+        f.inspect("nonsense")
+
+
+def test_inspect_before_any_call_needs_a_signature() -> None:
+    f = jit(add)
+    with pytest.raises(ValueError, match="not been compiled"):
+        f.inspect("ssa")
+    assert "fadd" in f.inspect("llvm-opt", signature="f64, f64")
+
+
+def test_with_options_is_a_separate_dispatcher() -> None:
+    f = jit(add)
+    g = f.with_options(opt=0, fastmath=True)
+    assert g.options.label == "O0+fastmath" and f.options.label == "O3"
+    assert g(1.0, 2.0) == 3.0 and f.signatures == []
+
+
+def test_clear_forgets_specializations() -> None:
+    f = jit(add)
+    f(1, 2)
+    f.clear()
+    assert f.signatures == []
+    assert f(1, 2) == 3
+
+
+def test_keyword_and_default_arguments_from_python() -> None:
+    def scaled(x, factor=2.0):  # noqa: ANN001, ANN202
+        return x * factor
+
+    f = jit(scaled, mode="compiled")
+    assert f(3.0) == 6.0 and f(3.0, factor=3.0) == 9.0 and f(x=1.0) == 2.0
+    with pytest.raises(TypeError):
+        f(1.0, 2.0, 3.0)
