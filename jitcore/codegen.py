@@ -21,6 +21,7 @@ from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.parse import MISSING
+from jitcore.runtime import nrt
 
 PTR = ll.PointerType()
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
@@ -85,9 +86,19 @@ def llvm_type(t: T.Type) -> ll.Type:
         return ll.LiteralStructType([part, part])
     if isinstance(t, T.Tuple):
         return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.Array):
+        dims = ll.ArrayType(I64, t.ndim)
+        return ll.LiteralStructType([PTR, PTR, dims, dims])
+    if isinstance(t, T.Pointer):
+        return PTR
     if isinstance(t, T.NoneType | T.Opaque):
         return I8
     raise InternalCompilerError(f"no LLVM type for {t}")
+
+
+def memory_type(t: T.Scalar) -> ll.Type:
+    """How an array element is stored: bools take a byte, as in NumPy."""
+    return I8 if t.is_bool else llvm_type(t)
 
 
 @dataclass
@@ -132,6 +143,7 @@ class _FunctionGen:
         self.blocks = {b: self.kernel.append_basic_block(b.label) for b in fn.blocks}
         self.alloca_block = self.blocks[fn.entry]
         self.callees: set[str] = set()
+        self.statuses: dict[str, ll.Value] = {}  # NativeCall name -> its status
         self.exc_descriptors: dict[tuple[str, str], ll.GlobalVariable] = {}
         self.b: ll.IRBuilder = ll.IRBuilder()
 
@@ -211,11 +223,15 @@ class _FunctionGen:
             case ir.Cast(value=v):
                 return self.cast(self.value(v), v.type, instr.type, name)  # type: ignore[arg-type]
             case ir.Select(cond=c, if_true=x, if_false=y):
-                return b.select(self.value(c), self.value(x), self.value(y), name=name)
+                chosen = b.select(self.value(c), self.value(x), self.value(y), name=name)
+                self.refcount(chosen, instr.type, increment=True)  # type: ignore[arg-type]
+                return chosen
             case ir.MakeTuple(items=items):
                 agg: ll.Value = ll.Constant(llvm_type(instr.type), ll.Undefined)  # type: ignore[arg-type]
                 for i, item in enumerate(items):
-                    agg = b.insert_value(agg, self.value(item), i)
+                    value = self.value(item)
+                    self.refcount(value, item.type, increment=True)  # type: ignore[arg-type]
+                    agg = b.insert_value(agg, value, i)
                 return agg
             case ir.Intrinsic(fn=fn, args=args, attrs=attrs):
                 return self.intrinsic(
@@ -383,8 +399,12 @@ class _FunctionGen:
             lt = llvm_type(out)
             agg = b.insert_value(ll.Constant(lt, ll.Undefined), args[0], 0)
             return b.insert_value(agg, args[1], 1, name=name)
+        if fn == "call_failed":
+            return b.icmp_unsigned("!=", self.statuses[attrs[0]], NULL, name=name)
         if fn == "extract":
-            return b.extract_value(args[0], attrs[0], name=name)
+            item = b.extract_value(args[0], attrs[0], name=name)
+            self.refcount(item, out, increment=True)  # the item is a new reference
+            return item
         if fn == "extract_dyn":  # a homogeneous tuple indexed by a variable: spill to an array
             item_t = llvm_type(out)
             n = len(args[0].type.elements)
@@ -393,11 +413,32 @@ class _FunctionGen:
             for i in range(n):
                 b.store(b.extract_value(args[0], i), b.gep(slot, [I32(0), I32(i)], inbounds=True))
             ptr = b.gep(slot, [I32(0), args[1]], inbounds=True)
-            return b.load(ptr, name=name, typ=item_t)
+            item = b.load(ptr, name=name, typ=item_t)
+            self.refcount(item, out, increment=True)
+            return item
+        if fn in _MEMORY_INTRINSICS:
+            return _MEMORY_INTRINSICS[fn](self, args, arg_types, out, attrs, name)
         if fn in {"ipow", "powmod", "gcd"}:
             helper = _helper(self.module, fn, args[0].type, arg_types[0])
             return b.call(helper, args, name=name)
         raise InternalCompilerError(f"unknown intrinsic {fn}")
+
+    def runtime_function(self, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
+        return self._declare(name, ll.FunctionType(ret, args))
+
+    def refcount(self, value: ll.Value, t: T.Type, increment: bool) -> None:
+        """Incref or decref every array inside `value` (an array, or a tuple holding arrays)."""
+        b = self.b
+        if isinstance(t, T.Array):
+            block = b.extract_value(value, 0)
+            if increment:
+                nrt.emit_incref(b, block)
+            else:
+                nrt.emit_decref(b, block, self.runtime_function(nrt.RELEASE, ll.VoidType(), [PTR]))
+        elif isinstance(t, T.Tuple):
+            for i, item in enumerate(t.items):
+                if T.contains_array(item):
+                    self.refcount(b.extract_value(value, i), item, increment)
 
     def _declare(self, cname: str, fnty: ll.FunctionType) -> ll.Function:
         existing = self.module.globals.get(cname)
@@ -419,10 +460,9 @@ class _FunctionGen:
             )
         self.callees.add(symbol)
         slot = self.alloca(out_t)
+        b.store(ll.Constant(out_t, None), slot)  # on failure the result reads as null arrays
         status = b.call(callee, [slot, *args])
-        failed = b.icmp_unsigned("!=", status, NULL)
-        with b.if_then(failed, likely=False):
-            b.ret(status)
+        self.statuses[name] = status
         return b.load(slot, name=name, typ=out_t)
 
     # --- terminators ----------------------------------------------------------------------
@@ -440,6 +480,8 @@ class _FunctionGen:
                 b.ret(NULL)
             case ir.Raise(exc=exc, message=msg):
                 b.ret(self.exception_descriptor(exc, msg))
+            case ir.Reraise(call=call):
+                b.ret(self.statuses[call.name])
             case _:
                 raise InternalCompilerError(f"unknown terminator {term!r}")
 
@@ -476,6 +518,109 @@ def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
     if existing is not None:
         return existing
     return ll.GlobalVariable(module, PTR, name=name)
+
+
+# --- arrays and memory ---------------------------------------------------------------------
+
+
+def _arr_field(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    kind = attrs[0]
+    if kind == "meminfo":
+        return gen.b.extract_value(args[0], 0, name=name)
+    if kind == "data":
+        return gen.b.extract_value(args[0], 1, name=name)
+    index = 2 if kind == "shape" else 3
+    return gen.b.extract_value(args[0], [index, attrs[1]], name=name)
+
+
+def _arr_make(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    """A new array value. A view shares (and increfs) its parent's block; attrs ("new",) takes
+    over a freshly allocated block."""
+    b = gen.b
+    if "new" not in attrs:
+        nrt.emit_incref(b, args[0])
+    ndim = out.ndim
+    agg: ll.Value = ll.Constant(llvm_type(out), ll.Undefined)
+    agg = b.insert_value(agg, args[0], 0)
+    agg = b.insert_value(agg, args[1], 1)
+    for k in range(ndim):
+        agg = b.insert_value(agg, args[2 + k], [2, k])
+        agg = b.insert_value(agg, args[2 + ndim + k], [3, k])
+    return agg
+
+
+def _ptr_add(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    return gen.b.gep(args[0], [args[1]], inbounds=True, name=name, source_etype=I8)
+
+
+def _load(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    b = gen.b
+    value = b.load(args[0], typ=memory_type(out), name=name)
+    value.align = _alignment(out)
+    if out.is_bool:
+        return b.icmp_unsigned("!=", value, ll.Constant(I8, 0))
+    return value
+
+
+def _store(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    b = gen.b
+    value = args[1]
+    if arg_types[1].is_bool:
+        value = b.zext(value, I8)
+    store = b.store(value, args[0])
+    store.align = _alignment(arg_types[1])
+    return ll.Constant(I8, 0)
+
+
+def _alignment(t: T.Scalar) -> int:
+    """Element alignment NumPy guarantees for aligned arrays (complex: that of its parts)."""
+    return t.bits // 16 if t.is_complex else max(1, t.bits // 8)
+
+
+def _rt_alloc(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    return gen.b.call(gen.runtime_function(nrt.ALLOC, PTR, [I64]), args, name=name)
+
+
+def _block_data(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    ptr = gen.b.gep(args[0], [I32(0), I32(2)], inbounds=True, source_etype=nrt.BLOCK)
+    return gen.b.load(ptr, typ=PTR, name=name)
+
+
+def _refcount(increment: bool):  # noqa: ANN202
+    def emit(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+        gen.refcount(args[0], arg_types[0], increment)
+        return ll.Constant(I8, 0)
+
+    return emit
+
+
+def _memset(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    b = gen.b
+    fn = gen.module.declare_intrinsic("llvm.memset", [PTR, I64])
+    b.call(fn, [args[0], b.trunc(args[1], I8) if args[1].type != I8 else args[1], args[2], ll.Constant(I1, 0)])
+    return ll.Constant(I8, 0)
+
+
+def _memcpy(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    b = gen.b
+    fn = gen.module.declare_intrinsic("llvm.memmove", [PTR, PTR, I64])
+    b.call(fn, [args[0], args[1], args[2], ll.Constant(I1, 0)])
+    return ll.Constant(I8, 0)
+
+
+_MEMORY_INTRINSICS = {
+    "arr_field": _arr_field,
+    "arr_make": _arr_make,
+    "ptr_add": _ptr_add,
+    "load": _load,
+    "store": _store,
+    "rt_alloc": _rt_alloc,
+    "block_data": _block_data,
+    "incref": _refcount(True),
+    "decref": _refcount(False),
+    "memset": _memset,
+    "memmove": _memcpy,
+}
 
 
 # --- helpers emitted once per module ------------------------------------------------------
@@ -684,13 +829,28 @@ def _emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, 
     fail = entry_fn.append_basic_block("fail")
     args_ptr = entry_fn.args[1]
     values = []
+    objects = []
     for i, arg in enumerate(fn.args):
         obj = b.load(b.gep(args_ptr, [I64(i)], source_etype=PTR), typ=PTR)
+        objects.append(obj)
         values.append(_unbox(b, api, obj, arg.type, fail))  # type: ignore[arg-type]
+    # An array argument that may come back inside the result gets a runtime block that keeps
+    # its Python object alive; otherwise arguments are borrowed (null block), which is free.
+    wrapped: list[tuple[ll.Value, T.Type]] = []
+    if T.contains_array(fn.return_type):
+        wrap = _declare_runtime(module, nrt.WRAP, PTR, [PTR, PTR])
+        for i, arg in enumerate(fn.args):
+            if isinstance(arg.type, T.Array):
+                block = b.call(wrap, [objects[i], b.extract_value(values[i], 1)])
+                values[i] = b.insert_value(values[i], block, 0)
+                wrapped.append((values[i], arg.type))
     ret_t = llvm_type(fn.return_type)  # type: ignore[arg-type]
     with b.goto_entry_block():
         slot = b.alloca(ret_t)
     status = b.call(kernel, [slot, *values])
+    release = _declare_runtime(module, nrt.RELEASE, ll.VoidType(), [PTR])
+    for value, _t in wrapped:
+        nrt.emit_decref(b, b.extract_value(value, 0), release)
     raised = entry_fn.append_basic_block("raised")
     ok = entry_fn.append_basic_block("ok")
     b.cbranch(b.icmp_unsigned("!=", status, NULL), raised, ok)
@@ -705,6 +865,71 @@ def _emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, 
     b.ret(_box(b, api, result, fn.return_type))  # type: ignore[arg-type]
     b.position_at_end(fail)
     b.ret(NULL)
+
+
+def _declare_runtime(module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    return ll.Function(module, ll.FunctionType(ret, args), name=name)
+
+
+# Offsets into NumPy's PyArrayObject (stable across NumPy 1.x and 2.x).
+_ARRAY_DATA, _ARRAY_DIMS, _ARRAY_STRIDES = 16, 32, 40
+_NPY_DESCR_FROM_TYPE, _NPY_NEW_FROM_DESCR, _NPY_SET_BASE, _NPY_ARRAY_TYPE = 45, 94, 282, 2
+_NPY_ARRAY_WRITEABLE = 0x0400
+
+
+def _unbox_array(b: ll.IRBuilder, obj: ll.Value, t: T.Array) -> ll.Value:
+    def field(offset: int) -> ll.Value:
+        return b.load(b.gep(obj, [I64(offset)], source_etype=I8), typ=PTR)
+
+    data, dims, strides = field(_ARRAY_DATA), field(_ARRAY_DIMS), field(_ARRAY_STRIDES)
+    agg: ll.Value = ll.Constant(llvm_type(t), ll.Undefined)
+    agg = b.insert_value(agg, NULL, 0)
+    agg = b.insert_value(agg, data, 1)
+    for k in range(t.ndim):
+        agg = b.insert_value(agg, b.load(b.gep(dims, [I64(k)], source_etype=I64), typ=I64), [2, k])
+        agg = b.insert_value(agg, b.load(b.gep(strides, [I64(k)], source_etype=I64), typ=I64), [3, k])
+    return agg
+
+
+def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value:
+    """A NumPy array viewing the runtime block's memory; a capsule owning the block is its base,
+    so the memory is freed when NumPy collects the array."""
+    module = b.module
+    table_slot = module.globals.get(nrt.NUMPY_API) or ll.GlobalVariable(module, PTR, name=nrt.NUMPY_API)
+    table = b.load(table_slot, typ=PTR)
+
+    def entry(index: int) -> ll.Value:
+        return b.load(b.gep(table, [I64(index)], source_etype=PTR), typ=PTR)
+
+    dims_t = ll.ArrayType(I64, max(1, t.ndim))
+    dims = b.alloca(dims_t)
+    strides = b.alloca(dims_t)
+    for k in range(t.ndim):
+        b.store(b.extract_value(v, [2, k]), b.gep(dims, [I32(0), I32(k)], source_etype=dims_t))
+        b.store(b.extract_value(v, [3, k]), b.gep(strides, [I32(0), I32(k)], source_etype=dims_t))
+    descr_fn = ll.FunctionType(PTR, [I32])
+    descr = _call_pointer(b, entry(_NPY_DESCR_FROM_TYPE), descr_fn, [I32(t.dtype.dtype.num)])
+    new_fn = ll.FunctionType(PTR, [PTR, PTR, I32, PTR, PTR, PTR, I32, PTR])
+    array = _call_pointer(
+        b, entry(_NPY_NEW_FROM_DESCR), new_fn,
+        [entry(_NPY_ARRAY_TYPE), descr, I32(t.ndim), dims, strides, b.extract_value(v, 1),
+         I32(_NPY_ARRAY_WRITEABLE), NULL],
+    )
+    capsule_new = _declare_runtime(module, "PyCapsule_New", PTR, [PTR, PTR, PTR])
+    destructor = _declare_runtime(module, nrt.CAPSULE_DESTRUCTOR, ll.VoidType(), [PTR])
+    capsule = b.call(capsule_new, [b.extract_value(v, 0), NULL, destructor])
+    set_base = ll.FunctionType(I32, [PTR, PTR])
+    _call_pointer(b, entry(_NPY_SET_BASE), set_base, [array, capsule])
+    return array
+
+
+def _call_pointer(b: ll.IRBuilder, target: ll.Value, fnty: ll.FunctionType, args: list[ll.Value]) -> ll.Value:
+    """Call a C function through a pointer loaded at run time (NumPy's API table)."""
+    target.function_type = fnty  # llvmlite takes the callee's signature from this attribute
+    return b.call(target, args)
 
 
 def _check_error(
@@ -754,6 +979,8 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
         return agg
     if isinstance(t, T.NoneType):
         return ll.Constant(I8, 0)
+    if isinstance(t, T.Array):
+        return _unbox_array(b, obj, t)
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
 
@@ -778,6 +1005,8 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
             item = _box(b, api, b.extract_value(v, i), item_t)
             b.call(api.PyTuple_SetItem, [tup, I64(i), item])
         return tup
+    if isinstance(t, T.Array):
+        return _box_array(b, api, v, t)
     if isinstance(t, T.NoneType):
         none = module_global(b.module, "_Py_NoneStruct", I8)
         b.call(api.Py_IncRef, [none])

@@ -56,7 +56,9 @@ _NP_SCALARS: dict[type, T.Scalar] = {
     np.complex64: T.C64,
     np.complex128: T.C128,
 }
-SUPPORTED_ARGUMENTS = "int, float, bool, complex, None, NumPy scalars, and tuples of these"
+SUPPORTED_ARGUMENTS = (
+    "int, float, bool, complex, None, NumPy scalars and arrays, and tuples of these"
+)
 
 
 def typeof(value: object, name: str = "argument") -> T.Type:
@@ -66,10 +68,31 @@ def typeof(value: object, name: str = "argument") -> T.Type:
         return t
     if isinstance(value, tuple):
         return T.Tuple(tuple(typeof(v, f"{name}[{i}]") for i, v in enumerate(value)))
+    if type(value) is np.ndarray:
+        return _array_type(value, name)
     raise TypeError(
         f"argument `{name}` has unsupported type {type(value).__name__}; "
         f"jitcore supports {SUPPORTED_ARGUMENTS}"
     )
+
+
+def _array_type(a: np.ndarray, name: str) -> T.Array:
+    dtype = a.dtype
+    if not dtype.isnative or dtype.kind not in "biufc":
+        raise TypeError(
+            f"argument `{name}` is an array of dtype {dtype}; jitcore supports native-endian "
+            "bool, int, uint, float and complex arrays"
+        )
+    return T.Array(T.from_dtype(dtype), a.ndim, _layout(a))
+
+
+def _layout(a: np.ndarray) -> str:
+    flags = a.flags
+    if flags.c_contiguous:
+        return "C"
+    if flags.f_contiguous:
+        return "F"
+    return "A"
 
 
 def _type_key(value: object) -> object:
@@ -77,6 +100,8 @@ def _type_key(value: object) -> object:
     t = type(value)
     if t is tuple:
         return (tuple, *map(_type_key, value))  # type: ignore[call-overload]
+    if t is np.ndarray:
+        return (t, value.dtype, value.ndim, _layout(value))  # type: ignore[union-attr]
     return t
 
 
@@ -389,7 +414,7 @@ class Dispatcher:
                 else:
                     v = ir.Const(what, type=t)
                 call_args.append(b.cast(v, t))
-            return b.emit(ir.NativeCall(symbol, call_args, type=ret))
+            return b.native_call(symbol, call_args, ret)
 
         return Resolved(
             tuple(signature[: len(args)]),

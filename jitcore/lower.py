@@ -14,6 +14,7 @@ from __future__ import annotations
 from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
+from jitcore.refcount import insert_refcounts
 
 # Instructions that are already low level after typeinfer.
 _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
@@ -59,6 +60,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
     for block in fn.blocks:
         for phi in block.phis():
             phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
+    insert_refcounts(fn)
     return fn
 
 

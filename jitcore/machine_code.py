@@ -73,6 +73,24 @@ class NativeFunction:
     _method_def: _PyMethodDef
 
 
+@functools.cache
+def runtime_symbols() -> dict[str, int]:
+    """Link the runtime library (once per process) and return its exported addresses."""
+    from jitcore.llvm_opt import optimize_module
+    from jitcore.runtime import nrt, numpy_api_address
+
+    ref = optimize_module(nrt.runtime_module(), 3)
+    builder = llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 3))
+    for name in nrt.EXPORTS:
+        builder.export_symbol(name)
+    with _lock:
+        tracker = builder.link(jit_engine(), nrt.LIBRARY)
+    _libraries[nrt.LIBRARY] = tracker
+    addresses = {name: tracker[name] for name in nrt.EXPORTS}
+    ctypes.c_void_p.from_address(addresses[nrt.NUMPY_API]).value = numpy_api_address()
+    return addresses
+
+
 def is_linked(symbol: str) -> bool:
     return symbol in _libraries
 
@@ -80,9 +98,10 @@ def is_linked(symbol: str) -> bool:
 def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
     """Link `units` into one JIT library and return their Python-callable entry points."""
     with _lock:
+        runtime_symbols()
         builder = llvm.JITLibraryBuilder().add_current_process()
         own = {u.kernel for u in units}
-        deps = []
+        deps = [_libraries["jitcore.runtime"].name]
         for unit in units:
             builder.add_object_img(unit.object_code)
             builder.export_symbol(unit.kernel).export_symbol(unit.entry)

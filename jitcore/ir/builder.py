@@ -41,6 +41,17 @@ class LowBuilder:
         fail.terminator = ir.Raise(exc, message, loc=self.loc)
         self.position(cont)
 
+    def native_call(self, symbol: str, args: list[ir.Value], type_: T.Type) -> ir.Value:
+        """Call another kernel; if it raised, re-raise its exception from here."""
+        call = self.emit(ir.NativeCall(symbol, list(args), type=type_))
+        assert isinstance(call, ir.NativeCall)
+        failed = self.intrinsic("call_failed", [], T.BOOL, (call.name,))
+        fail, cont = self.new_block("reraise"), self.new_block("ok")
+        self.branch(failed, fail, cont)
+        fail.terminator = ir.Reraise(call, loc=self.loc)
+        self.position(cont)
+        return call
+
     def phi(self, type_: T.Type, incoming: dict[ir.Block, ir.Value]) -> ir.Phi:
         phi = ir.Phi(dict(incoming), name=self.fn.fresh_name("t"), type=type_, loc=self.loc)
         self.block.instrs.insert(sum(1 for _ in self.block.phis()), phi)

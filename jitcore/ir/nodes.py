@@ -304,6 +304,13 @@ class Raise(Terminator):
     message: str = ""
 
 
+@dataclass(eq=False, slots=True)
+class Reraise(Terminator):
+    """Low IR: return the exception a callee just raised (`call` is that NativeCall)."""
+
+    call: NativeCall
+
+
 # --- containers --------------------------------------------------------------------------
 
 

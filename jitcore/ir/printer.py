@@ -115,4 +115,6 @@ def format_terminator(term: ir.Terminator) -> str:
             return f"return {format_value(v)}"
         case ir.Raise(exc=exc, message=msg):
             return f"raise {exc.__name__} {msg!r}"
+        case ir.Reraise(call=call):
+            return f"reraise {call.name}"
     raise TypeError(f"unknown terminator {term!r}")

@@ -112,6 +112,18 @@ class Array(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class Pointer(Type):
+    """Low IR only: an address (array data, a runtime memory block)."""
+
+    @property
+    def name(self) -> str:
+        return "ptr"
+
+    def __repr__(self) -> str:
+        return "ptr"
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque(Type):
     """A compile-time Python object: a module, a function, a class, a string.
 
@@ -168,6 +180,7 @@ F32, F64 = Scalar("f", 32), Scalar("f", 64)
 C64, C128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
 BOTTOM = Bottom()
+PTR = Pointer()
 
 SCALARS: dict[str, Scalar] = {
     t.name: t for t in (BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128)
@@ -190,6 +203,15 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
     return from_dtype(np.promote_types(a.dtype, b.dtype))
 
 
+def contains_array(t: Type | None) -> bool:
+    """True for arrays and tuples holding arrays: values whose memory is reference counted."""
+    if isinstance(t, Array):
+        return True
+    if isinstance(t, Tuple):
+        return any(contains_array(i) for i in t.items)
+    return False
+
+
 def complex_part(t: Scalar) -> Scalar:
     """The float type of a complex number's real and imaginary parts."""
     return F32 if t == C64 else F64
@@ -202,6 +224,8 @@ def parse_type(text: str) -> Type:
         return SCALARS[text]
     if text == "none":
         return NONE
+    if text == "ptr":
+        return PTR
     if text.startswith("tuple(") and text.endswith(")"):
         inner = text[len("tuple(") : -1]
         return Tuple(tuple(parse_type(part) for part in _split_top(inner)))

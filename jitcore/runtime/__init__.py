@@ -1,0 +1,43 @@
+"""The runtime that compiled code calls: array memory (see `nrt`), and its statistics.
+
+`live_bytes()` and `live_blocks()` read the runtime's counters: bytes of array data allocated by
+compiled code and not yet freed, and memory blocks alive (including wrappers of arguments). A
+test or a benchmark reads them to show that memory stays flat.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+
+from jitcore.runtime import nrt
+
+
+@functools.cache
+def _addresses() -> dict[str, int]:
+    from jitcore import machine_code
+
+    return machine_code.runtime_symbols()
+
+
+def live_bytes() -> int:
+    """Bytes of array data allocated by compiled code and still alive."""
+    return ctypes.c_int64.from_address(_addresses()[nrt.LIVE_BYTES]).value
+
+
+def live_blocks() -> int:
+    """Runtime memory blocks alive (arrays made in compiled code, wrapped arguments)."""
+    return ctypes.c_int64.from_address(_addresses()[nrt.LIVE_BLOCKS]).value
+
+
+def numpy_api_address() -> int:
+    """The address of NumPy's C-API function table, which the entry points use to box arrays."""
+    try:
+        import numpy._core._multiarray_umath as multiarray
+    except ImportError:  # NumPy 1.x
+        import numpy.core._multiarray_umath as multiarray  # type: ignore[no-redef]
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(multiarray._ARRAY_API, None)

@@ -1,0 +1,178 @@
+"""Reference counting of arrays in low IR: the last step of `lower`.
+
+Every SSA value that holds arrays (an array, or a tuple holding arrays) owns one reference to
+each array's runtime block. Operations that make such a value create its reference (`codegen`
+increfs views, extracted items and tuple items; allocations start at one); array arguments are
+increfed on entry. This pass releases each reference exactly once on every path:
+
+* after the value's last use in a block where it is not live afterwards;
+* on a control-flow edge where it is live before but not after (a loop exit, a `raise`);
+* a phi input moves its reference into the phi (an extra incref when the value stays live), and
+  `return` moves the reference to the caller.
+
+Liveness is the usual backward data flow, with a phi's input used at the end of its predecessor.
+Critical edges that need code are split.
+"""
+
+from __future__ import annotations
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+
+Managed = ir.Value
+
+
+def insert_refcounts(fn: ir.Function) -> None:
+    managed = _managed_values(fn)
+    if not managed:
+        return
+    live_in, live_out = _liveness(fn, managed)
+    _increfs_of_arguments(fn)
+    for block in list(fn.blocks):
+        _release_in_block(fn, block, managed, live_out[block])
+    for pred in list(fn.blocks):
+        for succ in list(pred.successors()):
+            _fix_edge(fn, pred, succ, managed, live_in, live_out)
+
+
+def _managed_values(fn: ir.Function) -> set[ir.Value]:
+    out: set[ir.Value] = {a for a in fn.args if T.contains_array(a.type)}
+    for _, instr in fn.instructions():
+        if T.contains_array(instr.type):
+            out.add(instr)
+    return out
+
+
+def _uses_in_block(block: ir.Block) -> list[ir.Value]:
+    """Values used by the block's own instructions and terminator (phi inputs excluded)."""
+    used: list[ir.Value] = []
+    for instr in block.instrs:
+        if not isinstance(instr, ir.Phi):
+            used.extend(instr.operands())
+    if block.terminator is not None:
+        used.extend(block.terminator.operands())
+    return used
+
+
+def _liveness(fn: ir.Function, managed: set[ir.Value]) -> tuple[dict, dict]:
+    upward: dict[ir.Block, set[ir.Value]] = {}
+    defs: dict[ir.Block, set[ir.Value]] = {}
+    for block in fn.blocks:
+        defined: set[ir.Value] = set()
+        exposed: set[ir.Value] = set()
+        for instr in block.instrs:
+            if not isinstance(instr, ir.Phi):
+                exposed.update(v for v in instr.operands() if v in managed and v not in defined)
+            defined.add(instr)
+        if block.terminator is not None:
+            exposed.update(v for v in block.terminator.operands() if v in managed and v not in defined)
+        upward[block], defs[block] = exposed, defined
+    live_in: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
+    live_out: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
+    changed = True
+    order = fn.reverse_postorder()[::-1]
+    while changed:
+        changed = False
+        for block in order:
+            out: set[ir.Value] = set()
+            for succ in block.successors():
+                out |= live_in[succ]
+                for phi in succ.phis():
+                    v = phi.incoming.get(block)
+                    if v in managed:
+                        out.add(v)
+            new_in = upward[block] | (out - defs[block])
+            if out != live_out[block] or new_in != live_in[block]:
+                live_out[block], live_in[block] = out, new_in
+                changed = True
+    return live_in, live_out
+
+
+def _refop(kind: str, value: ir.Value, loc: object) -> ir.Intrinsic:
+    return ir.Intrinsic(kind, [value], name="", type=T.NONE, loc=loc)  # type: ignore[arg-type]
+
+
+def _increfs_of_arguments(fn: ir.Function) -> None:
+    entry = fn.entry
+    ops = [_refop("incref", a, fn.loc) for a in fn.args if T.contains_array(a.type)]
+    for n, op in enumerate(ops):
+        op.name = fn.fresh_name("rc")
+        entry.instrs.insert(_first_non_phi(entry) + n, op)
+
+
+def _first_non_phi(block: ir.Block) -> int:
+    return sum(1 for _ in block.phis())
+
+
+def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set) -> None:
+    """Decref values that die inside `block`: after their last use (or their definition)."""
+    phi_count = _first_non_phi(block)
+    last: dict[ir.Value, int] = {}
+    for index, instr in enumerate(block.instrs):
+        if instr in managed:
+            last[instr] = max(index, phi_count - 1)  # a definition (phis: after all phis)
+        if not isinstance(instr, ir.Phi):
+            for v in instr.operands():
+                if v in managed:
+                    last[v] = index
+    term = block.terminator
+    end_uses = [v for v in (term.operands() if term is not None else ()) if v in managed]
+    returned = term.value if isinstance(term, ir.Return) else None
+    inserts: dict[int, list[ir.Value]] = {}
+    at_end: list[ir.Value] = []
+    for v, index in last.items():
+        if v in live_out or v is returned:
+            continue
+        if v in end_uses:
+            at_end.append(v)
+        else:
+            inserts.setdefault(index, []).append(v)
+    new_instrs: list[ir.Instr] = []
+    for index, instr in enumerate(block.instrs):
+        new_instrs.append(instr)
+        for v in inserts.get(index, ()):
+            new_instrs.append(_named(fn, _refop("decref", v, instr.loc)))
+    for v in at_end:
+        new_instrs.append(_named(fn, _refop("decref", v, term.loc)))  # type: ignore[union-attr]
+    block.instrs = new_instrs
+
+
+def _named(fn: ir.Function, instr: ir.Instr) -> ir.Instr:
+    instr.name = fn.fresh_name("rc")
+    return instr
+
+
+def _fix_edge(fn, pred, succ, managed, live_in, live_out) -> None:  # noqa: ANN001
+    """Release what dies on the edge pred -> succ; balance phi moves of values still live."""
+    moved: dict[ir.Value, int] = {}
+    for phi in succ.phis():
+        v = phi.incoming.get(pred)
+        if v in managed:
+            moved[v] = moved.get(v, 0) + 1
+    ops: list[ir.Instr] = []
+    for v, count in moved.items():
+        extra = count - 1 + (1 if v in live_in[succ] else 0)
+        ops.extend(_named(fn, _refop("incref", v, fn.loc)) for _ in range(extra))
+    for v in live_out[pred]:
+        if v not in live_in[succ] and v not in moved:
+            ops.append(_named(fn, _refop("decref", v, fn.loc)))
+    if not ops:
+        return
+    preds = fn.predecessors()
+    if len(preds[succ]) == 1:
+        at = _first_non_phi(succ)
+        succ.instrs[at:at] = ops
+    elif len(pred.successors()) == 1:
+        pred.instrs.extend(ops)
+    else:
+        _split_edge(fn, pred, succ).instrs.extend(ops)
+
+
+def _split_edge(fn: ir.Function, pred: ir.Block, succ: ir.Block) -> ir.Block:
+    middle = fn.new_block("edge")
+    middle.terminator = ir.Jump(succ)
+    pred.terminator.replace_successor(succ, middle)  # type: ignore[union-attr]
+    for phi in succ.phis():
+        if pred in phi.incoming:
+            phi.incoming = {(middle if p is pred else p): v for p, v in phi.incoming.items()}
+    return middle

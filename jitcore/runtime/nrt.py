@@ -1,0 +1,162 @@
+"""The native runtime: reference-counted memory blocks for arrays created in compiled code.
+
+A block is `{i64 refcount, i64 size, ptr data, ptr pyobject}`. Arrays made in compiled code own
+their data (`pyobject` is null); an array argument that may escape into a returned array is
+wrapped with its Python object, which the block keeps alive. Compiled code increfs and decrefs
+blocks (see `jitcore.refcount`); the last decref frees the data, or releases the Python object.
+Large blocks are aligned to 2 MiB and advised as huge pages, as NumPy does, so that filling a new
+80 MB array does not pay for tens of thousands of page faults.
+
+This module emits the runtime as LLVM IR once per process; `machine_code` links it as the JIT
+library every kernel links against. Like `codegen`, it touches llvmlite's IR builder.
+"""
+
+from __future__ import annotations
+
+from llvmlite import ir as ll
+
+I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
+PTR = ll.PointerType()
+BLOCK = ll.LiteralStructType([I64, I64, PTR, PTR])
+NULL = ll.Constant(PTR, None)
+
+LIBRARY = "jitcore.runtime"
+ALLOC = "jitcore_rt_alloc"
+WRAP = "jitcore_rt_wrap_pyobject"
+RELEASE = "jitcore_rt_release"
+CAPSULE_DESTRUCTOR = "jitcore_rt_capsule_destructor"
+LIVE_BYTES = "jitcore_rt_live_bytes"
+LIVE_BLOCKS = "jitcore_rt_live_blocks"
+NUMPY_API = "jitcore_rt_numpy_api"
+EXPORTS = (ALLOC, WRAP, RELEASE, CAPSULE_DESTRUCTOR, LIVE_BYTES, LIVE_BLOCKS, NUMPY_API)
+
+HUGE_THRESHOLD = 4 << 20  # NumPy advises huge pages from 4 MiB
+HUGE_ALIGN = 2 << 20
+MADV_HUGEPAGE = 14
+
+
+def runtime_module() -> ll.Module:
+    module = ll.Module(name=LIBRARY)
+    for name in (LIVE_BYTES, LIVE_BLOCKS):
+        g = ll.GlobalVariable(module, I64, name=name)
+        g.initializer = ll.Constant(I64, 0)
+    api = ll.GlobalVariable(module, PTR, name=NUMPY_API)
+    api.initializer = NULL
+    malloc = ll.Function(module, ll.FunctionType(PTR, [I64]), name="malloc")
+    free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
+    memalign = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I64]), name="posix_memalign")
+    madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
+    decref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_DecRef")
+    incref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_IncRef")
+    get_pointer = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer")
+    _emit_alloc(module, malloc, free, memalign, madvise)
+    _emit_wrap(module, malloc, incref_py)
+    release = _emit_release(module, free, decref_py)
+    _emit_capsule_destructor(module, get_pointer, release)
+    return module
+
+
+def _field(b: ll.IRBuilder, block: ll.Value, index: int) -> ll.Value:
+    return b.gep(block, [I32(0), I32(index)], inbounds=True, source_etype=BLOCK)
+
+
+def _bump(b: ll.IRBuilder, module: ll.Module, name: str, delta: ll.Value) -> None:
+    g = module.globals[name]
+    b.store(b.add(b.load(g, typ=I64), delta), g)
+
+
+def _emit_alloc(module: ll.Module, malloc, free, memalign, madvise) -> None:  # noqa: ANN001
+    """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted."""
+    fn = ll.Function(module, ll.FunctionType(PTR, [I64]), name=ALLOC)
+    nbytes = fn.args[0]
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    block = b.call(malloc, [I64(32)])
+    fail = fn.append_basic_block("fail")
+    have_block = fn.append_basic_block("have_block")
+    b.cbranch(b.icmp_unsigned("==", block, NULL), fail, have_block)
+    b.position_at_end(have_block)
+    size = b.select(b.icmp_unsigned("==", nbytes, I64(0)), I64(1), nbytes)
+    huge = b.icmp_unsigned(">=", size, I64(HUGE_THRESHOLD))
+    align = b.select(huge, I64(HUGE_ALIGN), I64(64))
+    slot = b.alloca(PTR)
+    status = b.call(memalign, [slot, align, size])
+    no_data = fn.append_basic_block("no_data")
+    have_data = fn.append_basic_block("have_data")
+    b.cbranch(b.icmp_signed("!=", status, I32(0)), no_data, have_data)
+    b.position_at_end(no_data)
+    b.call(free, [block])
+    b.branch(fail)
+    b.position_at_end(have_data)
+    data = b.load(slot, typ=PTR)
+    with b.if_then(huge):
+        b.call(madvise, [data, size, I32(MADV_HUGEPAGE)])
+    b.store(I64(1), _field(b, block, 0))
+    b.store(nbytes, _field(b, block, 1))
+    b.store(data, _field(b, block, 2))
+    b.store(NULL, _field(b, block, 3))
+    _bump(b, module, LIVE_BYTES, nbytes)
+    _bump(b, module, LIVE_BLOCKS, I64(1))
+    b.ret(block)
+    b.position_at_end(fail)
+    b.ret(NULL)
+
+
+def _emit_wrap(module: ll.Module, malloc, incref_py) -> None:  # noqa: ANN001
+    """`wrap(pyobject, data) -> block`: a block that keeps a Python object (an argument) alive."""
+    fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR]), name=WRAP)
+    obj, data = fn.args
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    block = b.call(malloc, [I64(32)])
+    with b.if_then(b.icmp_unsigned("!=", block, NULL)):
+        b.call(incref_py, [obj])
+        b.store(I64(1), _field(b, block, 0))
+        b.store(I64(0), _field(b, block, 1))
+        b.store(data, _field(b, block, 2))
+        b.store(obj, _field(b, block, 3))
+        _bump(b, module, LIVE_BLOCKS, I64(1))
+    b.ret(block)
+
+
+def _emit_release(module: ll.Module, free, decref_py) -> ll.Function:  # noqa: ANN001
+    """Called by decref when the count reaches zero: free the data or release the object."""
+    fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name=RELEASE)
+    block = fn.args[0]
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    obj = b.load(_field(b, block, 3), typ=PTR)
+    owned = b.icmp_unsigned("==", obj, NULL)
+    with b.if_else(owned) as (then, otherwise):
+        with then:
+            b.call(free, [b.load(_field(b, block, 2), typ=PTR)])
+            _bump(b, module, LIVE_BYTES, b.neg(b.load(_field(b, block, 1), typ=I64)))
+        with otherwise:
+            b.call(decref_py, [obj])
+    _bump(b, module, LIVE_BLOCKS, I64(-1))
+    b.call(free, [block])
+    b.ret_void()
+    return fn
+
+
+def _emit_capsule_destructor(module: ll.Module, get_pointer, release) -> None:  # noqa: ANN001
+    """The destructor of the capsule that owns a returned array's block."""
+    fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name=CAPSULE_DESTRUCTOR)
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    block = b.call(get_pointer, [fn.args[0], NULL])
+    emit_decref(b, block, release)
+    b.ret_void()
+
+
+def emit_incref(b: ll.IRBuilder, block: ll.Value) -> None:
+    """Inline: count one more reference to a block (null blocks are borrowed memory)."""
+    with b.if_then(b.icmp_unsigned("!=", block, NULL)):
+        counter = _field(b, block, 0)
+        b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+
+
+def emit_decref(b: ll.IRBuilder, block: ll.Value, release: ll.Function) -> None:
+    """Inline: drop one reference; the last one releases the block."""
+    with b.if_then(b.icmp_unsigned("!=", block, NULL)):
+        counter = _field(b, block, 0)
+        count = b.sub(b.load(counter, typ=I64), I64(1))
+        b.store(count, counter)
+        with b.if_then(b.icmp_signed("==", count, I64(0)), likely=False):
+            b.call(release, [block])
