@@ -84,7 +84,7 @@ def llvm_type(t: T.Type) -> ll.Type:
             return F32 if t.bits == 32 else F64
         part = F32 if t.bits == 64 else F64
         return ll.LiteralStructType([part, part])
-    if isinstance(t, T.Tuple):
+    if isinstance(t, T.Tuple | T.Slice):
         return ll.LiteralStructType([llvm_type(i) for i in t.items])
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
@@ -151,6 +151,7 @@ class _FunctionGen:
 
     def emit(self) -> None:
         phis: list[tuple[ir.Phi, ll.PhiInstr]] = []
+        ends: dict[ir.Block, ll.Block] = {}
         for block in self.fn.reverse_postorder():
             self.b.position_at_end(self.blocks[block])
             for instr in block.instrs:
@@ -168,10 +169,11 @@ class _FunctionGen:
                         f"codegen failed on `{instr.opcode}` ({type(exc).__name__}: {exc})",
                         loc=instr.loc,
                     ) from exc
+            ends[block] = self.b.block  # inline code (refcounts) may have split the block
             self.terminator(block.terminator)  # type: ignore[arg-type]
         for phi, llphi in phis:
             for pred, value in phi.incoming.items():
-                llphi.add_incoming(self.value(value), self.blocks[pred])
+                llphi.add_incoming(self.value(value), ends[pred])
         for block in self.fn.blocks:
             if block not in self.values and not self.blocks[block].is_terminated:
                 with self.b.goto_block(self.blocks[block]):
@@ -206,6 +208,8 @@ class _FunctionGen:
             return ll.Constant(lt, iv)
         if isinstance(t, T.Tuple):
             return ll.Constant(lt, [self.const(x, it) for x, it in zip(value, t.items)])  # type: ignore[call-overload]
+        if isinstance(t, T.Pointer):
+            return ll.Constant(PTR, None)
         return ll.Constant(lt, 0)
 
     # --- instructions ---------------------------------------------------------------------
@@ -553,6 +557,10 @@ def _ptr_add(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value: 
     return gen.b.gep(args[0], [args[1]], inbounds=True, name=name, source_etype=I8)
 
 
+def _ptr_int(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
+    return gen.b.ptrtoint(args[0], I64, name=name)
+
+
 def _load(gen: _FunctionGen, args, arg_types, out, attrs, name) -> ll.Value:  # noqa: ANN001
     b = gen.b
     value = b.load(args[0], typ=memory_type(out), name=name)
@@ -612,6 +620,7 @@ _MEMORY_INTRINSICS = {
     "arr_field": _arr_field,
     "arr_make": _arr_make,
     "ptr_add": _ptr_add,
+    "ptr_int": _ptr_int,
     "load": _load,
     "store": _store,
     "rt_alloc": _rt_alloc,
@@ -901,20 +910,21 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
     table_slot = module.globals.get(nrt.NUMPY_API) or ll.GlobalVariable(module, PTR, name=nrt.NUMPY_API)
     table = b.load(table_slot, typ=PTR)
 
-    def entry(index: int) -> ll.Value:
-        return b.load(b.gep(table, [I64(index)], source_etype=PTR), typ=PTR)
+    def entry(index: int, fnty: ll.FunctionType | None = None) -> ll.Value:
+        typ = fnty.as_pointer() if fnty is not None else PTR  # a typed load makes it callable
+        return b.load(b.gep(table, [I64(index)], source_etype=PTR), typ=typ)
 
     dims_t = ll.ArrayType(I64, max(1, t.ndim))
     dims = b.alloca(dims_t)
     strides = b.alloca(dims_t)
     for k in range(t.ndim):
-        b.store(b.extract_value(v, [2, k]), b.gep(dims, [I32(0), I32(k)], source_etype=dims_t))
-        b.store(b.extract_value(v, [3, k]), b.gep(strides, [I32(0), I32(k)], source_etype=dims_t))
+        b.store(b.extract_value(v, [2, k]), b.gep(dims, [I32(0), I32(k)]))
+        b.store(b.extract_value(v, [3, k]), b.gep(strides, [I32(0), I32(k)]))
     descr_fn = ll.FunctionType(PTR, [I32])
-    descr = _call_pointer(b, entry(_NPY_DESCR_FROM_TYPE), descr_fn, [I32(t.dtype.dtype.num)])
+    descr = b.call(entry(_NPY_DESCR_FROM_TYPE, descr_fn), [I32(t.dtype.dtype.num)])
     new_fn = ll.FunctionType(PTR, [PTR, PTR, I32, PTR, PTR, PTR, I32, PTR])
-    array = _call_pointer(
-        b, entry(_NPY_NEW_FROM_DESCR), new_fn,
+    array = b.call(
+        entry(_NPY_NEW_FROM_DESCR, new_fn),
         [entry(_NPY_ARRAY_TYPE), descr, I32(t.ndim), dims, strides, b.extract_value(v, 1),
          I32(_NPY_ARRAY_WRITEABLE), NULL],
     )
@@ -922,14 +932,8 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
     destructor = _declare_runtime(module, nrt.CAPSULE_DESTRUCTOR, ll.VoidType(), [PTR])
     capsule = b.call(capsule_new, [b.extract_value(v, 0), NULL, destructor])
     set_base = ll.FunctionType(I32, [PTR, PTR])
-    _call_pointer(b, entry(_NPY_SET_BASE), set_base, [array, capsule])
+    b.call(entry(_NPY_SET_BASE, set_base), [array, capsule])
     return array
-
-
-def _call_pointer(b: ll.IRBuilder, target: ll.Value, fnty: ll.FunctionType, args: list[ll.Value]) -> ll.Value:
-    """Call a C function through a pointer loaded at run time (NumPy's API table)."""
-    target.function_type = fnty  # llvmlite takes the callee's signature from this attribute
-    return b.call(target, args)
 
 
 def _check_error(

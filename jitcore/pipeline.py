@@ -102,7 +102,7 @@ def run_pipeline(
     if keep_text:
         record.texts["optimize"] = print_ir(fn)
     with record.stage("lower"):
-        lower.lower_function(fn)
+        lower.lower_function(fn, boundscheck=options.boundscheck, fastmath=options.fastmath)
         if debug:
             verify(fn, typed=True, stage="lower")
     if keep_text:

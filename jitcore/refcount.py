@@ -26,10 +26,11 @@ def insert_refcounts(fn: ir.Function) -> None:
     managed = _managed_values(fn)
     if not managed:
         return
-    live_in, live_out = _liveness(fn, managed)
+    roots = _pointer_roots(fn, managed)
+    live_in, live_out = _liveness(fn, managed, roots)
     _increfs_of_arguments(fn)
     for block in list(fn.blocks):
-        _release_in_block(fn, block, managed, live_out[block])
+        _release_in_block(fn, block, managed, live_out[block], roots)
     for pred in list(fn.blocks):
         for succ in list(pred.successors()):
             _fix_edge(fn, pred, succ, managed, live_in, live_out)
@@ -43,18 +44,33 @@ def _managed_values(fn: ir.Function) -> set[ir.Value]:
     return out
 
 
-def _uses_in_block(block: ir.Block) -> list[ir.Value]:
-    """Values used by the block's own instructions and terminator (phi inputs excluded)."""
-    used: list[ir.Value] = []
-    for instr in block.instrs:
-        if not isinstance(instr, ir.Phi):
-            used.extend(instr.operands())
-    if block.terminator is not None:
-        used.extend(block.terminator.operands())
-    return used
+def _pointer_roots(fn: ir.Function, managed: set[ir.Value]) -> dict[ir.Value, tuple[ir.Value, ...]]:
+    """Raw pointers into an array's memory (its data pointer, addresses computed from it) keep
+    the array alive: a use of the pointer counts as a use of the array."""
+    roots: dict[ir.Value, tuple[ir.Value, ...]] = {}
+    for block in fn.reverse_postorder():
+        for instr in block.instrs:
+            if not isinstance(instr, ir.Intrinsic) or not isinstance(instr.type, T.Pointer):
+                continue
+            found: list[ir.Value] = []
+            for op in instr.operands():
+                if op in managed:
+                    found.append(op)
+                found.extend(roots.get(op, ()))
+            if found:
+                roots[instr] = tuple(dict.fromkeys(found))
+    return roots
 
 
-def _liveness(fn: ir.Function, managed: set[ir.Value]) -> tuple[dict, dict]:
+def _effective_operands(instr: ir.Instr | ir.Terminator, roots: dict) -> list[ir.Value]:
+    out: list[ir.Value] = []
+    for op in instr.operands():
+        out.append(op)
+        out.extend(roots.get(op, ()))
+    return out
+
+
+def _liveness(fn: ir.Function, managed: set[ir.Value], roots: dict) -> tuple[dict, dict]:
     upward: dict[ir.Block, set[ir.Value]] = {}
     defs: dict[ir.Block, set[ir.Value]] = {}
     for block in fn.blocks:
@@ -62,10 +78,12 @@ def _liveness(fn: ir.Function, managed: set[ir.Value]) -> tuple[dict, dict]:
         exposed: set[ir.Value] = set()
         for instr in block.instrs:
             if not isinstance(instr, ir.Phi):
-                exposed.update(v for v in instr.operands() if v in managed and v not in defined)
+                exposed.update(v for v in _effective_operands(instr, roots) if v in managed and v not in defined)
             defined.add(instr)
         if block.terminator is not None:
-            exposed.update(v for v in block.terminator.operands() if v in managed and v not in defined)
+            exposed.update(
+                v for v in _effective_operands(block.terminator, roots) if v in managed and v not in defined
+            )
         upward[block], defs[block] = exposed, defined
     live_in: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
     live_out: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
@@ -104,7 +122,8 @@ def _first_non_phi(block: ir.Block) -> int:
     return sum(1 for _ in block.phis())
 
 
-def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set) -> None:
+def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set,
+                      roots: dict) -> None:
     """Decref values that die inside `block`: after their last use (or their definition)."""
     phi_count = _first_non_phi(block)
     last: dict[ir.Value, int] = {}
@@ -112,11 +131,11 @@ def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], 
         if instr in managed:
             last[instr] = max(index, phi_count - 1)  # a definition (phis: after all phis)
         if not isinstance(instr, ir.Phi):
-            for v in instr.operands():
+            for v in _effective_operands(instr, roots):
                 if v in managed:
                     last[v] = index
     term = block.terminator
-    end_uses = [v for v in (term.operands() if term is not None else ()) if v in managed]
+    end_uses = [v for v in (_effective_operands(term, roots) if term is not None else ()) if v in managed]
     returned = term.value if isinstance(term, ir.Return) else None
     inserts: dict[int, list[ir.Value]] = {}
     at_end: list[ir.Value] = []

@@ -12,10 +12,12 @@ from jitcore.ir import types as T
 
 
 class LowBuilder:
-    def __init__(self, fn: ir.Function) -> None:
+    def __init__(self, fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False) -> None:
         self.fn = fn
         self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
         self.loc: SourceLoc = UNKNOWN_LOC
+        self.boundscheck = boundscheck
+        self.fastmath = fastmath
 
     # --- positioning and control flow -----------------------------------------------------
 
@@ -132,6 +134,41 @@ class LowBuilder:
     def complex(self, re: ir.Value, im: ir.Value, type_: T.Scalar) -> ir.Value:
         part = T.complex_part(type_)
         return self.intrinsic("complex", [self.cast(re, part), self.cast(im, part)], type_)
+
+
+class Loop:
+    """A counted loop `for index in range(start, stop)` (step 1) built in low IR.
+
+    Creating it ends the current block and positions the builder in the body; `carried` values
+    become header phis (read them as `loop.values`, update them with `finish(new_values)`).
+    After `finish`, the builder is positioned after the loop, where `values` hold the results.
+    """
+
+    def __init__(self, b: LowBuilder, start: ir.Value, stop: ir.Value, carried: list[ir.Value] = ()) -> None:  # type: ignore[assignment]
+        self.b = b
+        pre = b.block
+        self.header, self.body, self.exit = b.new_block("loop"), b.new_block("body"), b.new_block("endloop")
+        b.jump(self.header)
+        b.position(self.header)
+        self.index = b.phi(T.I64, {pre: b.cast(start, T.I64)})
+        self.values: list[ir.Value] = [b.phi(v.type, {pre: v}) for v in carried]  # type: ignore[arg-type]
+        b.branch(b.cmp("lt", self.index, b.cast(stop, T.I64)), self.body, self.exit)
+        b.position(self.body)
+
+    def finish(self, new_values: list[ir.Value] = ()) -> None:  # type: ignore[assignment]
+        b = self.b
+        latch = b.block
+        nxt = b.binop("add", self.index, ir.Const(1, type=T.I64))
+        b.jump(self.header)
+        assert isinstance(self.index, ir.Phi)
+        self.index.incoming[latch] = nxt
+        for phi, value in zip(self.values, new_values):
+            phi.incoming[latch] = value  # type: ignore[attr-defined]
+        b.position(self.exit)
+
+
+def i64(value: int) -> ir.Const:
+    return ir.Const(value, type=T.I64)
 
 
 def _is_number(v: object) -> bool:

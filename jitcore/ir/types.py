@@ -96,6 +96,25 @@ class Tuple(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class Slice(Type):
+    """A slice `start:stop:step`; an omitted part has type none (known while compiling)."""
+
+    items: tuple[Type, Type, Type]
+
+    @property
+    def name(self) -> str:
+        return "slice(" + ", ".join(t.name for t in self.items) + ")"
+
+    @property
+    def is_full(self) -> bool:
+        """`:` (or `::`), which selects a whole axis."""
+        return all(isinstance(t, NoneType) for t in self.items)
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
 class Array(Type):
     """A NumPy array. Layout C or F promises contiguity; A is any strides."""
 

@@ -115,9 +115,9 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     t = _scalar(args[0])
     if isinstance(args[0].type, T.Array):
-        from jitcore.lib import arrays
+        from jitcore.lib import ufuncs
 
-        return arrays.resolve_ufunc_call("absolute", args, kwargs)
+        return ufuncs.resolve_ufunc_call("absolute", args, kwargs)
     if t is None:
         return None
     if t.is_bool:
@@ -157,9 +157,8 @@ def _min_max(name: str, op: str):  # noqa: ANN202
 
             return Resolved((None,), common, lower_tuple)
         if len(args) == 1 and isinstance(args[0].type, T.Array):
-            from jitcore.lib import arrays
-
-            return arrays.resolve_builtin_extreme(name, args[0])
+            raise TypingError(f"{name}() over an array is not supported in compiled code",
+                              hint=f"use np.{name}(a) or a.{name}()")
         if len(args) < 2:
             return None
         common = _common_scalar(name, args)

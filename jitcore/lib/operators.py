@@ -66,9 +66,9 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
             return inplace
         op = op[1:]
     if isinstance(a.type, T.Array) or isinstance(b.type, T.Array):
-        from jitcore.lib import arrays
+        from jitcore.lib import ufuncs
 
-        return arrays.resolve_array_binop(op, a, b, loc)
+        return ufuncs.resolve_array_binop(op, a, b, loc)
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
         return _tuple_concat(a.type, b.type)
     common = binop_result(op, a, b)
@@ -107,9 +107,9 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
 def resolve_inplace(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved | None:
     """`a op= b`: arrays update in place; everything else rebinds like `a = a op b`."""
     if isinstance(a.type, T.Array):
-        from jitcore.lib import arrays
+        from jitcore.lib import ufuncs
 
-        return arrays.resolve_inplace_binop(op, a, b, loc)
+        return ufuncs.resolve_inplace_binop(op, a, b, loc)
     return None
 
 
@@ -365,9 +365,9 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
             (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")
         )
     if isinstance(t, T.Array):
-        from jitcore.lib import arrays
+        from jitcore.lib import ufuncs
 
-        return arrays.resolve_array_unary(op, x, loc)
+        return ufuncs.resolve_array_unary(op, x, loc)
     if not isinstance(t, T.Scalar):
         raise TypingError(f"bad operand type for unary {op}: {t}", loc=loc)
     if t.is_bool and op in {"neg", "pos", "invert"}:
@@ -430,9 +430,9 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     if op in {"is", "isnot"}:
         return _resolve_identity(op, a, b, loc)
     if isinstance(ta, T.Array) or isinstance(tb, T.Array):
-        from jitcore.lib import arrays
+        from jitcore.lib import ufuncs
 
-        return arrays.resolve_array_compare(op, a, b, loc)
+        return ufuncs.resolve_array_compare(op, a, b, loc)
     if isinstance(ta, T.Tuple) and isinstance(tb, T.Tuple):
         return _resolve_tuple_compare(op, ta, tb, loc)
     if isinstance(ta, T.NoneType) or isinstance(tb, T.NoneType):

@@ -1,0 +1,711 @@
+"""NumPy arrays: indexing, views, attributes, allocation and assignment.
+
+An array value is `{block, data, shape[ndim], strides[ndim]}` (strides in bytes, as NumPy's).
+Indexing wraps negative indices and checks bounds (IndexError) unless `boundscheck=False`;
+basic slicing makes views that share the parent's memory block. For C- and F-ordered arrays
+the strides are computed from the shape, so LLVM sees unit-stride inner loops and vectorizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitcore.errors import SourceLoc, TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder, Loop, i64
+from jitcore.lib.registry import Operand, Resolved, constant, register_function, register_method
+
+# --- field access and addressing ----------------------------------------------------------
+
+
+def itemsize(t: T.Array) -> int:
+    return t.dtype.dtype.itemsize
+
+
+def shape_of(b: LowBuilder, a: ir.Value, k: int) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.I64, ("shape", k))
+
+
+def shapes_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
+    return [shape_of(b, a, k) for k in range(a.type.ndim)]  # type: ignore[union-attr]
+
+
+def data_of(b: LowBuilder, a: ir.Value) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.PTR, ("data",))
+
+
+def block_of(b: LowBuilder, a: ir.Value) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.PTR, ("meminfo",))
+
+
+def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
+    """Byte strides; derived from the shape for contiguous layouts (constants for LLVM)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.layout == "A":
+        return [b.intrinsic("arr_field", [a], T.I64, ("stride", k)) for k in range(t.ndim)]
+    shapes = shapes_of(b, a)
+    return contiguous_strides(b, shapes, itemsize(t), t.layout)
+
+
+def contiguous_strides(b: LowBuilder, shapes: list[ir.Value], size: int, layout: str) -> list[ir.Value]:
+    n = len(shapes)
+    strides: list[ir.Value] = [i64(size)] * n
+    order = range(n - 1, -1, -1) if layout == "C" else range(n)
+    acc: ir.Value = i64(size)
+    for k in order:
+        strides[k] = acc
+        acc = b.binop("mul", acc, shapes[k])
+    return strides
+
+
+def element_ptr(b: LowBuilder, data: ir.Value, indices: list[ir.Value], strides: list[ir.Value]) -> ir.Value:
+    offset: ir.Value = i64(0)
+    for index, stride in zip(indices, strides):
+        offset = b.binop("add", offset, b.binop("mul", index, stride))
+    return b.intrinsic("ptr_add", [data, offset], T.PTR)
+
+
+def load(b: LowBuilder, ptr: ir.Value, dtype: T.Scalar) -> ir.Value:
+    return b.intrinsic("load", [ptr], dtype)
+
+
+def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
+    b.intrinsic("store", [ptr, value], T.NONE)
+
+
+def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
+    """Python's negative indices, and IndexError out of bounds (unless boundscheck=False)."""
+    index = b.cast(index, T.I64)
+    if isinstance(index, ir.Const) and index.value >= 0 and not b.boundscheck:  # type: ignore[operator]
+        return index
+    wrapped = b.select(b.cmp("lt", index, i64(0)), b.binop("add", index, n), index)
+    if b.boundscheck:
+        out = b.or_(b.cmp("lt", wrapped, i64(0)), b.cmp("ge", wrapped, n))
+        b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
+    return wrapped
+
+
+def make_view(b: LowBuilder, parent: ir.Value, t: T.Array, data: ir.Value, shapes: list[ir.Value],
+              strides: list[ir.Value]) -> ir.Value:
+    """A new reference to `parent`'s block with other data pointer, shape and strides."""
+    return b.intrinsic("arr_make", [block_of(b, parent), data, *shapes, *strides], t)
+
+
+def allocate(b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C") -> ir.Value:
+    """A new uninitialized array owning a fresh runtime block (MemoryError if none)."""
+    shapes = [b.cast(s, T.I64) for s in shapes]
+    for s in shapes:
+        b.raise_if(b.cmp("lt", s, i64(0)), ValueError, "negative dimensions are not allowed")
+    nbytes: ir.Value = i64(dtype.dtype.itemsize)
+    for s in shapes:
+        nbytes = b.binop("mul", nbytes, s)
+    block = b.intrinsic("rt_alloc", [nbytes], T.PTR)
+    b.raise_if(b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory")
+    data = b.intrinsic("block_data", [block], T.PTR)
+    strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
+    t = T.Array(dtype, len(shapes), layout if len(shapes) > 1 else "C")
+    return b.intrinsic("arr_make", [block, data, *shapes, *strides], t, ("new",))
+
+
+def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:
+    total: ir.Value = i64(1)
+    for s in shapes:
+        total = b.binop("mul", total, s)
+    return total
+
+
+# --- slices -------------------------------------------------------------------------------
+
+
+@register_function(slice)
+def _slice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if kwargs or len(args) != 3:
+        return None
+    items = []
+    for a in args:
+        if isinstance(a.type, T.NoneType):
+            items.append(T.NONE)
+        elif isinstance(a.type, T.Scalar) and a.type.kind in "iub":
+            items.append(T.I64)
+        else:
+            raise TypingError(f"slice indices must be integers or None, not {a.type}")
+    t = T.Slice(tuple(items))  # type: ignore[arg-type]
+    return Resolved(tuple(items), t, lambda b, v, kw: b.emit(ir.MakeTuple(list(v), type=t)))
+
+
+def _slice_part(b: LowBuilder, s: ir.Value, k: int) -> ir.Value | None:
+    t = s.type.items[k]  # type: ignore[union-attr]
+    if isinstance(t, T.NoneType):
+        return None
+    if isinstance(s, ir.MakeTuple):
+        return s.items[k]
+    return b.intrinsic("extract", [s], t, (k,))
+
+
+def resolve_slice(b: LowBuilder, s: ir.Value, n: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
+    """(start, length, step) of slice `s` on an axis of length `n`, as `slice.indices` computes."""
+    start, stop, step = (_slice_part(b, s, k) for k in range(3))
+    zero, one = i64(0), i64(1)
+    if step is None:
+        step = one
+    elif not (isinstance(step, ir.Const) and step.value != 0):
+        b.raise_if(b.cmp("eq", step, zero), ValueError, "slice step cannot be zero")
+    positive = b.cmp("gt", step, zero)
+    lower = b.select(positive, zero, i64(-1))
+    upper = b.select(positive, n, b.binop("sub", n, one))
+
+    def clamp(v: ir.Value | None, default: ir.Value) -> ir.Value:
+        if v is None:
+            return default
+        neg = b.binop("add", v, n)
+        low = b.select(b.cmp("lt", neg, lower), lower, neg)
+        high = b.select(b.cmp("gt", v, upper), upper, v)
+        return b.select(b.cmp("lt", v, zero), low, high)
+
+    start_v = clamp(start, b.select(positive, lower, upper))
+    stop_v = clamp(stop, b.select(positive, upper, lower))
+    up_len = b.binop("add", _floordiv_pos(b, b.binop("sub", b.binop("sub", stop_v, start_v), one), step), one)
+    down_len = b.binop(
+        "add",
+        _floordiv_pos(b, b.binop("sub", b.binop("sub", start_v, stop_v), one), b.emit(ir.UnaryOp("neg", step, type=T.I64))),
+        one,
+    )
+    up = b.select(b.cmp("gt", stop_v, start_v), up_len, zero)
+    down = b.select(b.cmp("gt", start_v, stop_v), down_len, zero)
+    return start_v, b.select(positive, up, down), step
+
+
+def _floordiv_pos(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """x // y for x >= 0 and y > 0 (as used above; other lanes are discarded by selects)."""
+    safe = b.select(b.cmp("gt", y, i64(0)), y, i64(1))
+    return b.binop("tdiv", x, safe)
+
+
+# --- indexing -----------------------------------------------------------------------------
+
+
+def _index_items(index: Operand, loc: SourceLoc) -> list[T.Type]:
+    t = index.type
+    items = list(t.items) if isinstance(t, T.Tuple) else [t]
+    for item in items:
+        ok = isinstance(item, T.Slice) or (isinstance(item, T.Scalar) and item.kind in "iu")
+        if not ok:
+            raise TypingError(
+                f"arrays are indexed by integers and slices here, not {item}", loc=loc,
+                hint="boolean masks, index arrays and None are not supported",
+            )
+    return items
+
+
+def _result_of_index(t: T.Array, items: list[T.Type], loc: SourceLoc) -> T.Type:
+    if len(items) > t.ndim:
+        raise TypingError(f"too many indices for a {t.ndim}-d array", loc=loc)
+    kept = sum(1 for i in items if isinstance(i, T.Slice)) + (t.ndim - len(items))
+    if kept == 0:
+        return t.dtype
+    return T.Array(t.dtype, kept, _view_layout(t, items))
+
+
+def _view_layout(t: T.Array, items: list[T.Type]) -> str:
+    full = [i for i in items if isinstance(i, T.Slice)]
+    ints = [i for i in items if not isinstance(i, T.Slice)]
+    if t.layout == "C" and all(s.is_full for s in full):  # type: ignore[union-attr]
+        leading_ints = all(not isinstance(i, T.Slice) for i in items[: len(ints)])
+        if leading_ints:
+            return "C"
+    if t.layout == "F" and not ints and all(s.is_full for s in full):  # type: ignore[union-attr]
+        return "F"
+    return "A"
+
+
+def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
+    t = obj.type
+    assert isinstance(t, T.Array)
+    items = _index_items(index, loc)
+    out = _result_of_index(t, items, loc)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        return index_array(b, v[0], v[1], out)
+
+    return Resolved((None, None), out, lower)
+
+
+def _index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
+    t = index.type
+    if isinstance(t, T.Tuple):
+        if isinstance(index, ir.MakeTuple):
+            return list(index.items)
+        if isinstance(index, ir.Const):
+            return [ir.Const(x, type=it) for x, it in zip(index.value, t.items)]  # type: ignore[arg-type]
+        return [b.intrinsic("extract", [index], it, (k,)) for k, it in enumerate(t.items)]
+    return [index]
+
+
+def index_array(b: LowBuilder, a: ir.Value, index: ir.Value, out: T.Type) -> ir.Value:
+    """`a[index]`: an element load, or a view for slices and partial indices."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    values = _index_values(b, index)
+    shapes = shapes_of(b, a)
+    strides = strides_of(b, a)
+    offset: ir.Value = i64(0)
+    new_shapes: list[ir.Value] = []
+    new_strides: list[ir.Value] = []
+    for axis in range(t.ndim):
+        if axis >= len(values):
+            new_shapes.append(shapes[axis])
+            new_strides.append(strides[axis])
+            continue
+        v = values[axis]
+        if isinstance(v.type, T.Slice):
+            if v.type.is_full:
+                new_shapes.append(shapes[axis])
+                new_strides.append(strides[axis])
+                continue
+            start, length, step = resolve_slice(b, v, shapes[axis])
+            offset = b.binop("add", offset, b.binop("mul", start, strides[axis]))
+            new_shapes.append(length)
+            new_strides.append(b.binop("mul", strides[axis], step))
+        else:
+            i = wrap_index(b, v, shapes[axis], axis)
+            offset = b.binop("add", offset, b.binop("mul", i, strides[axis]))
+    ptr = b.intrinsic("ptr_add", [data_of(b, a), offset], T.PTR)
+    if isinstance(out, T.Scalar):
+        return load(b, ptr, out)
+    assert isinstance(out, T.Array)
+    if out.layout != "A":
+        new_strides = contiguous_strides(b, new_shapes, itemsize(t), out.layout)
+    return make_view(b, a, out, ptr, new_shapes, new_strides)
+
+
+def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc) -> Resolved:
+    t = obj.type
+    assert isinstance(t, T.Array)
+    items = _index_items(index, loc)
+    target = _result_of_index(t, items, loc)
+    if isinstance(target, T.Scalar):
+        if not isinstance(value.type, T.Scalar):
+            raise TypingError(f"cannot store {value.type} into an element of {t}", loc=loc)
+
+        def lower_store(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            element_store(b, v[0], v[1], v[2])
+            return ir.Const(None, type=T.NONE)
+
+        return Resolved((None, None, t.dtype), T.NONE, lower_store)
+    _check_assignable(target, value, loc)  # type: ignore[arg-type]
+
+    def lower_assign(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        view = index_array(b, v[0], v[1], target)
+        assign(b, view, v[2])
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved((None, None, None), T.NONE, lower_assign)
+
+
+def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) -> None:
+    t = a.type
+    assert isinstance(t, T.Array)
+    values = _index_values(b, index)
+    shapes, strides = shapes_of(b, a), strides_of(b, a)
+    indices = [wrap_index(b, v, shapes[k], k) for k, v in enumerate(values)]
+    store(b, element_ptr(b, data_of(b, a), indices, strides), b.cast(value, t.dtype))
+
+
+def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
+    vt = value.type
+    if isinstance(vt, T.Scalar):
+        return
+    if isinstance(vt, T.Array) and vt.ndim <= target.ndim:
+        return
+    raise TypingError(f"cannot assign {vt} to a {target.ndim}-d array slice", loc=loc)
+
+
+def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
+    """`dest[...] = value` with broadcasting; an overlapping source is copied first."""
+    from jitcore.lib.ufuncs import elementwise
+
+    dt = dest.type
+    assert isinstance(dt, T.Array)
+    if isinstance(value.type, T.Array):
+        value = copy_if_overlapping(b, value, dest)
+        elementwise(b, [value], dt.dtype, lambda bb, xs: bb.cast(xs[0], dt.dtype), out=dest)
+    else:
+        scalar = b.cast(value, dt.dtype)
+        elementwise(b, [], dt.dtype, lambda bb, xs: scalar, out=dest)
+
+
+def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Value:
+    """`src`, or a fresh copy of it when its memory overlaps `dest`'s (NumPy copies then too).
+
+    Overlap is decided conservatively from the spans of bytes the two arrays can touch."""
+    lo_s, hi_s = _span(b, src)
+    lo_d, hi_d = _span(b, dest)
+    overlap = b.and_(b.cmp("lt", lo_s, hi_d), b.cmp("lt", lo_d, hi_s))
+    copy_b, same_b, join = b.new_block("copy"), b.new_block("nocopy"), b.new_block("copied")
+    b.branch(overlap, copy_b, same_b)
+    b.position(copy_b)
+    copied = copy_array(b, src)
+    copy_end = b.block
+    b.jump(join)
+    b.position(same_b)
+    alias = make_view(b, src, src.type, data_of(b, src), shapes_of(b, src), strides_of(b, src))  # type: ignore[arg-type]
+    same_end = b.block
+    b.jump(join)
+    b.position(join)
+    if copied.type != alias.type:  # the copy is C-ordered; join as any layout
+        anyt = T.Array(src.type.dtype, src.type.ndim, "A")  # type: ignore[union-attr]
+        b.position(copy_end)
+        copy_end.terminator = None
+        copied = make_view(b, copied, anyt, data_of(b, copied), shapes_of(b, copied), strides_of(b, copied))
+        b.jump(join)
+        b.position(same_end)
+        same_end.terminator = None
+        alias = make_view(b, alias, anyt, data_of(b, alias), shapes_of(b, alias), strides_of(b, alias))
+        b.jump(join)
+        b.position(join)
+    return b.phi(copied.type, {copy_end: copied, same_end: alias})  # type: ignore[arg-type]
+
+
+def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """[low, high) byte addresses an array can touch (as integers)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    base = b.intrinsic("ptr_int", [data_of(b, a)], T.I64)
+    low, high = base, b.binop("add", base, i64(itemsize(t)))
+    for s, st in zip(shapes_of(b, a), strides_of(b, a)):
+        extent = b.binop("mul", b.binop("sub", s, i64(1)), st)
+        negative = b.cmp("lt", extent, i64(0))
+        low = b.select(negative, b.binop("add", low, extent), low)
+        high = b.select(negative, high, b.binop("add", high, extent))
+    return low, high
+
+
+def copy_array(b: LowBuilder, a: ir.Value, layout: str = "C") -> ir.Value:
+    from jitcore.lib.ufuncs import elementwise
+
+    t = a.type
+    assert isinstance(t, T.Array)
+    out = allocate(b, t.dtype, shapes_of(b, a), layout)
+    elementwise(b, [a], t.dtype, lambda bb, xs: xs[0], out=out)
+    return out
+
+
+# --- attributes ---------------------------------------------------------------------------
+
+
+def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
+    t = obj.type
+    assert isinstance(t, T.Array)
+    n = t.ndim
+    if attr == "shape":
+        return Resolved((None,), T.Tuple((T.I64,) * n), lambda b, v, kw: b.make_tuple(shapes_of(b, v[0])))
+    if attr == "ndim":
+        return constant(n, T.I64)
+    if attr == "size":
+        return Resolved((None,), T.I64, lambda b, v, kw: size_of(b, shapes_of(b, v[0])))
+    if attr == "itemsize":
+        return constant(itemsize(t), T.I64)
+    if attr == "nbytes":
+        return Resolved((None,), T.I64,
+                        lambda b, v, kw: b.binop("mul", size_of(b, shapes_of(b, v[0])), i64(itemsize(t))))
+    if attr == "strides":
+        return Resolved((None,), T.Tuple((T.I64,) * n), lambda b, v, kw: b.make_tuple(strides_of(b, v[0])))
+    if attr == "dtype":
+        return constant(t.dtype.dtype, T.Opaque(t.dtype.dtype))
+    if attr == "T":
+        layout = {"C": "F", "F": "C"}.get(t.layout, "A") if n > 1 else t.layout
+        out = T.Array(t.dtype, n, layout)
+
+        def lower_t(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            a = v[0]
+            return make_view(b, a, out, data_of(b, a), shapes_of(b, a)[::-1], strides_of(b, a)[::-1])
+
+        return Resolved((None,), out, lower_t)
+    if attr in {"real", "imag"} and t.dtype.is_complex:
+        part = T.complex_part(t.dtype)
+        out = T.Array(part, n, "A")
+
+        def lower_part(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            a = v[0]
+            offset = i64(part.dtype.itemsize if attr == "imag" else 0)
+            data = b.intrinsic("ptr_add", [data_of(b, a), offset], T.PTR)
+            return make_view(b, a, out, data, shapes_of(b, a), strides_of(b, a))
+
+        return Resolved((None,), out, lower_part)
+    if attr in {"real", "imag"}:
+        if attr == "real":
+            return Resolved((None,), t, lambda b, v, kw: make_view(b, v[0], t, data_of(b, v[0]),
+                                                                    shapes_of(b, v[0]), strides_of(b, v[0])))
+    raise TypingError(f"arrays have no attribute `{attr}` in compiled code", loc=loc,
+                      hint="supported: shape, ndim, size, itemsize, nbytes, strides, dtype, T, real, imag")
+
+
+def resolve_len(a: Operand) -> Resolved:
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.ndim == 0:
+        raise TypingError("len() of a 0-d array")
+    return Resolved((None,), T.I64, lambda b, v, kw: shape_of(b, v[0], 0))
+
+
+def resolve_unpack_check(value: Operand, n: Operand) -> Resolved:
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        b.raise_if(b.cmp("ne", shape_of(b, v[0], 0), i64(n.const)), ValueError,  # type: ignore[arg-type]
+                   f"cannot unpack array: expected {n.const} values")
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved((None, None), T.NONE, lower)
+
+
+def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
+    """bool(array): the element of a one-element array, else ValueError, as NumPy."""
+    from jitcore.lib.operators import truth
+
+    t = a.type
+    assert isinstance(t, T.Array)
+    shapes = shapes_of(b, a)
+    b.raise_if(b.cmp("ne", size_of(b, shapes), i64(1)), ValueError,
+               "The truth value of an array with more than one element is ambiguous")
+    return truth(b, load(b, data_of(b, a), t.dtype))
+
+
+# --- creation -----------------------------------------------------------------------------
+
+
+def _dtype_arg(op: Operand | None, default: np.dtype) -> T.Scalar:
+    if op is None or (op.is_const and op.const is None):
+        return T.from_dtype(default)
+    if op.is_const:
+        try:
+            return T.from_dtype(np.dtype(op.const))  # type: ignore[call-overload]
+        except TypeError:
+            pass
+    raise TypingError(f"dtype must be a constant NumPy dtype or type, not {op.type}",
+                      hint="write dtype=np.float64 (or a module-level constant)")
+
+
+def _shape_arg(op: Operand) -> int:
+    """Number of dimensions of a shape argument (an int or a tuple of ints)."""
+    t = op.type
+    if isinstance(t, T.Scalar) and t.kind in "iu":
+        return 1
+    if isinstance(t, T.Tuple) and all(isinstance(i, T.Scalar) and i.kind in "iu" for i in t.items):
+        return len(t.items)
+    raise TypingError(f"shape must be an int or a tuple of ints, not {t}")
+
+
+def _shape_values(b: LowBuilder, shape: ir.Value) -> list[ir.Value]:
+    if isinstance(shape.type, T.Tuple):
+        return [b.cast(x, T.I64) for x in _index_values(b, shape)]
+    return [b.cast(shape, T.I64)]
+
+
+def _order_arg(kwargs: dict[str, Operand]) -> str:
+    order = kwargs.pop("order", None)
+    if order is None:
+        return "C"
+    if order.is_const and order.const in ("C", "F"):
+        return order.const  # type: ignore[return-value]
+    raise TypingError("order must be the constant 'C' or 'F'")
+
+
+def _filled(fill: object | None):  # noqa: ANN202
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        kwargs = dict(kwargs)
+        order = _order_arg(kwargs)
+        if fill == "full":
+            if len(args) < 2:
+                return None
+            shape, value = args[0], args[1]
+            default = np.result_type(_python_value(value)) if not kwargs.get("dtype") and len(args) < 3 else None
+            dtype = _dtype_arg(kwargs.pop("dtype", args[2] if len(args) > 2 else None), default or np.float64)
+        else:
+            if not 1 <= len(args) <= 2:
+                return None
+            shape, value = args[0], None
+            dtype = _dtype_arg(kwargs.pop("dtype", args[1] if len(args) > 1 else None), np.dtype(np.float64))
+        if kwargs:
+            raise TypingError(f"unsupported keyword arguments {sorted(kwargs)}")
+        ndim = _shape_arg(shape)
+        out = T.Array(dtype, ndim, order if ndim > 1 else "C")
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            arr = allocate(b, dtype, _shape_values(b, v[0]), order)
+            if fill is not None:
+                scalar = b.cast(v[1], dtype) if fill == "full" else ir.Const(fill, type=dtype)
+                fill_contiguous(b, arr, scalar)
+            return arr
+
+        arg_types: tuple = (None, None) if fill == "full" else (None,)
+        return Resolved(arg_types[: len(args)] + (None,) * (len(args) - len(arg_types)), out, lower,
+                        kwargs={k: None for k in ("dtype",)})
+
+    return rule
+
+
+def _python_value(op: Operand) -> object:
+    t = op.type
+    if isinstance(t, T.Scalar):
+        if t in (T.I64,):
+            return 0
+        if t == T.F64:
+            return 0.0
+        if t == T.C128:
+            return 0j
+        if t == T.BOOL:
+            return False
+        return t.dtype
+    raise TypingError(f"np.full fill value must be a number, not {t}")
+
+
+def fill_contiguous(b: LowBuilder, arr: ir.Value, value: ir.Value) -> None:
+    """Fill a freshly allocated (contiguous) array with one value: a flat loop LLVM vectorizes,
+    or memset for zero."""
+    t = arr.type
+    assert isinstance(t, T.Array)
+    n = size_of(b, shapes_of(b, arr))
+    if isinstance(value, ir.Const) and value.value == 0 and not (isinstance(value.value, float) and str(value.value) == "-0.0"):
+        b.intrinsic("memset", [data_of(b, arr), ir.Const(0, type=T.I8),
+                               b.binop("mul", n, i64(itemsize(t)))], T.NONE)
+        return
+    data = data_of(b, arr)
+    loop = Loop(b, i64(0), n)
+    store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(itemsize(t)))], T.PTR), value)
+    loop.finish()
+
+
+register_function(np.empty)(_filled(None))
+register_function(np.zeros)(_filled(0))
+register_function(np.ones)(_filled(1))
+register_function(np.full)(_filled("full"))
+
+
+def _like(fill: object | None):  # noqa: ANN202
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        if len(args) != 1 or not isinstance(args[0].type, T.Array):
+            return None
+        kwargs = dict(kwargs)
+        src = args[0].type
+        dtype = _dtype_arg(kwargs.pop("dtype", None), src.dtype.dtype)
+        if kwargs:
+            raise TypingError(f"unsupported keyword arguments {sorted(kwargs)}")
+        layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
+        out = T.Array(dtype, src.ndim, layout)
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            arr = allocate(b, dtype, shapes_of(b, v[0]), layout)
+            if fill is not None:
+                fill_contiguous(b, arr, ir.Const(fill, type=dtype))
+            return arr
+
+        return Resolved((None,), out, lower, kwargs={"dtype": None})
+
+    return rule
+
+
+register_function(np.empty_like)(_like(None))
+register_function(np.zeros_like)(_like(0))
+register_function(np.ones_like)(_like(1))
+
+
+def _copy_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 1 or kwargs or not isinstance(args[0].type, T.Array):
+        return None
+    src = args[0].type
+    out = T.Array(src.dtype, src.ndim, "C")
+    return Resolved((None,), out, lambda b, v, kw: copy_array(b, v[0]))
+
+
+register_function(np.copy)(_copy_rule)
+register_method(T.Array, "copy")(_copy_rule)
+
+
+def copy_as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
+    """A C-contiguous copy of `a` converted to `dtype`."""
+    from jitcore.lib.ufuncs import elementwise
+
+    out = allocate(b, dtype, shapes_of(b, a), "C")
+    elementwise(b, [a], dtype, lambda bb, xs: xs[0], out=out)
+    return out
+
+
+@register_function(np.arange)
+def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    kwargs = dict(kwargs)
+    dtype_op = kwargs.pop("dtype", None)
+    if kwargs or not 1 <= len(args) <= 3:
+        return None
+    for a in args:
+        if not (isinstance(a.type, T.Scalar) and not a.type.is_complex):
+            raise TypingError(f"np.arange needs real numbers, not {a.type}")
+    default = np.result_type(*[0.0 if a.type.is_float else 0 for a in args])  # type: ignore[union-attr]
+    dtype = _dtype_arg(dtype_op, default)
+    work = T.F64 if any(a.type.is_float for a in args) else T.I64  # type: ignore[union-attr]
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        vals = [b.cast(x, work) for x in v]
+        start, stop, step = (
+            (ir.Const(0, type=work), vals[0], ir.Const(1, type=work)) if len(vals) == 1
+            else (vals[0], vals[1], ir.Const(1, type=work)) if len(vals) == 2 else tuple(vals)
+        )
+        zero = ir.Const(0, type=work)
+        b.raise_if(b.cmp("eq", step, zero), ZeroDivisionError, "arange step cannot be zero")
+        if work == T.F64:
+            count = b.intrinsic("ceil", [b.binop("div", b.binop("sub", stop, start), step)], T.F64)
+            count = b.select(b.cmp("gt", count, ir.Const(0.0, type=T.F64)), count, ir.Const(0.0, type=T.F64))
+            n = b.cast(count, T.I64)
+        else:
+            diff = b.binop("sub", stop, start)
+            q = b.binop("tdiv", diff, step)
+            exact = b.cmp("eq", b.binop("mul", q, step), diff)
+            q = b.select(exact, q, b.binop("add", q, i64(1)))
+            n = b.select(b.cmp("gt", q, i64(0)), q, i64(0))
+        out = allocate(b, dtype, [n], "C")
+        data = data_of(b, out)
+        loop = Loop(b, i64(0), n)
+        value = b.binop("add", start, b.binop("mul", b.cast(loop.index, work), step))
+        store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))], T.PTR),
+              b.cast(value, dtype))
+        loop.finish()
+        return out
+
+    return Resolved((None,) * len(args), T.Array(dtype, 1, "C"), lower, kwargs={"dtype": None})
+
+
+@register_function(np.linspace)
+def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    kwargs = dict(kwargs)
+    num = kwargs.pop("num", args[2] if len(args) > 2 else None)
+    endpoint = kwargs.pop("endpoint", args[3] if len(args) > 3 else None)
+    if kwargs or not 2 <= len(args) <= 4:
+        return None
+    if endpoint is not None and not endpoint.is_const:
+        raise TypingError("np.linspace: endpoint must be a constant True or False")
+    with_end = True if endpoint is None else bool(endpoint.const)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        start, stop = b.cast(v[0], T.F64), b.cast(v[1], T.F64)
+        n = b.cast(v[2] if len(v) > 2 else kw.get("num", i64(50)), T.I64)
+        b.raise_if(b.cmp("lt", n, i64(0)), ValueError, "Number of samples must be non-negative")
+        div = b.binop("sub", n, i64(1)) if with_end else n
+        divf = b.cast(div, T.F64)
+        step = b.binop("div", b.binop("sub", stop, start), divf)
+        out = allocate(b, T.F64, [n], "C")
+        data = data_of(b, out)
+        loop = Loop(b, i64(0), n)
+        value = b.binop("add", b.binop("mul", b.cast(loop.index, T.F64), step), start)
+        store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(8))], T.PTR), value)
+        loop.finish()
+        if with_end:
+            last = b.new_block("last")
+            done = b.new_block("done")
+            b.branch(b.cmp("gt", n, i64(1)), last, done)
+            b.position(last)
+            store(b, b.intrinsic("ptr_add", [data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))], T.PTR), stop)
+            b.jump(done)
+            b.position(done)
+        return out
+
+    return Resolved((None,) * len(args), T.Array(T.F64, 1, "C"), lower, kwargs={"num": None, "endpoint": None})

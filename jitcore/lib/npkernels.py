@@ -1,0 +1,269 @@
+"""Library kernels written in Python and compiled by jitcore itself.
+
+Reductions, scans and products are loops over 1-D (or 2-D) arrays; writing them here as
+ordinary jitted Python keeps them readable and lets the same compiler optimize them. Each runs
+on arrays the `reductions` rules prepare (contiguous, already of the accumulation dtype), so
+the loops are simple and bounds checks are off (the loop bounds come from the shapes).
+
+Summation follows NumPy's pairwise algorithm (blocks of 8, halving above 128 items), so
+`np.sum` agrees with NumPy to rounding; other reductions are sequential, as in NumPy.
+"""
+
+from __future__ import annotations
+
+import math
+
+from jitcore.api import ExecutionMode, jit
+
+_lib = jit(mode=ExecutionMode.COMPILED, boundscheck=False)
+
+PAIRWISE_BLOCK = 128
+
+
+@_lib
+def pairwise_sum(a, lo, n):  # noqa: ANN001, ANN201
+    """NumPy's pairwise_sum over a[lo:lo+n] of a contiguous 1-D array."""
+    zero = a.dtype.type(0)
+    if n < 8:
+        s = zero
+        for i in range(lo, lo + n):
+            s += a[i]
+        return s
+    if n <= PAIRWISE_BLOCK:
+        r0, r1, r2, r3 = a[lo], a[lo + 1], a[lo + 2], a[lo + 3]
+        r4, r5, r6, r7 = a[lo + 4], a[lo + 5], a[lo + 6], a[lo + 7]
+        end = lo + n - n % 8
+        for i in range(lo + 8, end, 8):
+            r0 += a[i]
+            r1 += a[i + 1]
+            r2 += a[i + 2]
+            r3 += a[i + 3]
+            r4 += a[i + 4]
+            r5 += a[i + 5]
+            r6 += a[i + 6]
+            r7 += a[i + 7]
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(end, lo + n):
+            s += a[i]
+        return s
+    half = n // 2
+    half -= half % 8
+    return pairwise_sum(a, lo, half) + pairwise_sum(a, lo + half, n - half)
+
+
+@_lib
+def sum_flat(a):  # noqa: ANN001, ANN201
+    return pairwise_sum(a, 0, a.shape[0])
+
+
+@_lib
+def sum_ints(a):  # noqa: ANN001, ANN201
+    """Integer sums: order does not matter, so one vectorizable loop."""
+    s = a.dtype.type(0)
+    for i in range(a.shape[0]):
+        s += a[i]
+    return s
+
+
+@_lib
+def prod_flat(a):  # noqa: ANN001, ANN201
+    s = a.dtype.type(1)
+    for i in range(a.shape[0]):
+        s *= a[i]
+    return s
+
+
+@_lib
+def min_flat(a):  # noqa: ANN001, ANN201
+    """NumPy's minimum reduction: NaN propagates; empty arrays raise."""
+    n = a.shape[0]
+    if n == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    m = a[0]
+    for i in range(1, n):
+        x = a[i]
+        if x < m or x != x:
+            m = x
+        if m != m:
+            return m
+    return m
+
+
+@_lib
+def max_flat(a):  # noqa: ANN001, ANN201
+    n = a.shape[0]
+    if n == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    m = a[0]
+    for i in range(1, n):
+        x = a[i]
+        if x > m or x != x:
+            m = x
+        if m != m:
+            return m
+    return m
+
+
+@_lib
+def argmin_flat(a):  # noqa: ANN001, ANN201
+    n = a.shape[0]
+    if n == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    best = 0
+    m = a[0]
+    if m != m:
+        return 0
+    for i in range(1, n):
+        x = a[i]
+        if x != x:
+            return i
+        if x < m:
+            m = x
+            best = i
+    return best
+
+
+@_lib
+def argmax_flat(a):  # noqa: ANN001, ANN201
+    n = a.shape[0]
+    if n == 0:
+        raise ValueError("attempt to get argmax of an empty sequence")
+    best = 0
+    m = a[0]
+    if m != m:
+        return 0
+    for i in range(1, n):
+        x = a[i]
+        if x != x:
+            return i
+        if x > m:
+            m = x
+            best = i
+    return best
+
+
+@_lib
+def any_flat(a):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        if a[i]:
+            return True
+    return False
+
+
+@_lib
+def all_flat(a):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        if not a[i]:
+            return False
+    return True
+
+
+@_lib
+def mean_flat(a):  # noqa: ANN001, ANN201
+    return sum_flat(a) / a.shape[0]
+
+
+@_lib
+def var_flat(a):  # noqa: ANN001, ANN201
+    """NumPy's var: mean, then the pairwise sum of squared deviations, over n (ddof=0)."""
+    n = a.shape[0]
+    mean = sum_flat(a) / n
+    dev = a - mean
+    dev *= dev
+    return sum_flat(dev) / n
+
+
+@_lib
+def std_flat(a):  # noqa: ANN001, ANN201
+    return math.sqrt(var_flat(a))
+
+
+@_lib
+def cumsum_flat(a, out):  # noqa: ANN001, ANN201
+    s = out.dtype.type(0)
+    for i in range(a.shape[0]):
+        s += a[i]
+        out[i] = s
+    return out
+
+
+@_lib
+def cumprod_flat(a, out):  # noqa: ANN001, ANN201
+    s = out.dtype.type(1)
+    for i in range(a.shape[0]):
+        s *= a[i]
+        out[i] = s
+    return out
+
+
+@_lib
+def dot_vv(a, b):  # noqa: ANN001, ANN201
+    n = a.shape[0]
+    if b.shape[0] != n:
+        raise ValueError("shapes not aligned for dot")
+    s = a.dtype.type(0)
+    for i in range(n):
+        s += a[i] * b[i]
+    return s
+
+
+@_lib
+def dot_mv(m, v, out):  # noqa: ANN001, ANN201
+    rows, cols = m.shape
+    if v.shape[0] != cols:
+        raise ValueError("shapes not aligned for dot")
+    for i in range(rows):
+        s = out.dtype.type(0)
+        for k in range(cols):
+            s += m[i, k] * v[k]
+        out[i] = s
+    return out
+
+
+@_lib
+def dot_mm(a, b, out):  # noqa: ANN001, ANN201
+    """i-k-j order: the inner loop runs along rows of b and out, unit stride, vectorizable."""
+    n, m = a.shape
+    if b.shape[0] != m:
+        raise ValueError("shapes not aligned for dot")
+    p = b.shape[1]
+    for i in range(n):
+        for j in range(p):
+            out[i, j] = out.dtype.type(0)
+        for k in range(m):
+            aik = a[i, k]
+            for j in range(p):
+                out[i, j] += aik * b[k, j]
+    return out
+
+
+@_lib
+def reduce_rows(a, out, op):  # noqa: ANN001, ANN201
+    """Reduce each row of a 2-D C array (axis=1) into out[i]: op 0 sum, 1 prod, 2 min, 3 max,
+    4 any, 5 all."""
+    rows = a.shape[0]
+    for i in range(rows):
+        row = a[i]
+        if op == 0:
+            out[i] = pairwise_sum(row, 0, row.shape[0])
+        elif op == 1:
+            out[i] = prod_flat(row)
+        elif op == 2:
+            out[i] = min_flat(row)
+        elif op == 3:
+            out[i] = max_flat(row)
+        elif op == 4:
+            out[i] = any_flat(row)
+        else:
+            out[i] = all_flat(row)
+    return out
+
+
+@_lib
+def argreduce_rows(a, out, op):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        if op == 0:
+            out[i] = argmin_flat(a[i])
+        else:
+            out[i] = argmax_flat(a[i])
+    return out

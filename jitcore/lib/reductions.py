@@ -1,0 +1,237 @@
+"""Reductions, scans and products of arrays: typing rules that call the kernels in `npkernels`.
+
+Each rule decides NumPy's result dtype, prepares a contiguous input of the accumulation dtype
+(a flat view when the array already is one, a converting copy otherwise) and calls the compiled
+kernel directly. `axis=` is supported for 2-D arrays (0, 1, -1, -2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from jitcore.errors import SourceLoc, TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder, i64
+from jitcore.lib import arrays as A
+from jitcore.lib.registry import Operand, Resolved, register_function, register_method
+from jitcore.lib.ufuncs import elementwise
+
+
+def _kernels():  # noqa: ANN202 - imported late: it compiles with jitcore itself
+    from jitcore.lib import npkernels
+
+    return npkernels
+
+
+def _call(kernel_name: str, arg_types: list[T.Type]) -> Resolved:
+    """Type a call of a library kernel (compiling it for these types)."""
+    kernel = getattr(_kernels(), kernel_name)
+    return kernel._as_callee([Operand(t) for t in arg_types], {})
+
+
+def sum_dtype(t: T.Scalar) -> T.Scalar:
+    """NumPy's accumulator for add/multiply reductions: ints widen to 64 bits."""
+    if t.is_bool or (t.is_signed and t.bits < 64):
+        return T.I64
+    if t.kind == "u" and t.bits < 64:
+        return T.U64
+    return t
+
+
+def mean_dtype(t: T.Scalar) -> T.Scalar:
+    return t if t.is_float or t.is_complex else T.F64
+
+
+def flat(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
+    """A C-contiguous 1-D array of `dtype` with a's elements in C order (a view if possible)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    source = a
+    if not (t.layout == "C" and t.dtype == dtype):
+        source = A.allocate(b, dtype, A.shapes_of(b, a), "C")
+        elementwise(b, [a], dtype, lambda bb, xs: xs[0], out=source)
+    n = A.size_of(b, A.shapes_of(b, source))
+    out_t = T.Array(dtype, 1, "C")
+    return A.make_view(b, source, out_t, A.data_of(b, source), [n], [i64(dtype.dtype.itemsize)])
+
+
+def _array_arg(args: list[Operand], what: str) -> T.Array:
+    if not args or not isinstance(args[0].type, T.Array):
+        raise TypingError(f"{what} needs an array argument")
+    return args[0].type
+
+
+def _axis(args: list[Operand], kwargs: dict[str, Operand], position: int, ndim: int) -> int | None:
+    op = kwargs.get("axis", args[position] if len(args) > position else None)
+    if op is None or (op.is_const and op.const is None):
+        return None
+    if not (op.is_const and isinstance(op.const, int)):
+        raise TypingError("axis must be a constant integer", hint="write axis=0 or axis=1")
+    axis = op.const
+    if not -ndim <= axis < ndim:
+        raise TypingError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
+    axis %= ndim
+    if ndim != 1 and ndim != 2:
+        raise TypingError("axis= is supported for 1-D and 2-D arrays", hint="reduce the whole array")
+    return None if ndim == 1 else axis
+
+
+_ROW_OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "any": 4, "all": 5}
+
+
+def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
+    """A reduction whose whole-array form calls `kernel` on a flat view."""
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        t = _array_arg(args, f"np.{name}")
+        kwargs = dict(kwargs)
+        axis = _axis(args, kwargs, 1, t.ndim)
+        kwargs.pop("axis", None)
+        if kwargs:
+            raise TypingError(f"np.{name}: unsupported keyword arguments {sorted(kwargs)}")
+        acc = {"sum": sum_dtype, "same": lambda d: d, "mean": mean_dtype, "bool": lambda d: d}[result](t.dtype)
+        kern = kernel
+        if kernel == "sum_flat" and acc.kind in "iub":
+            kern = "sum_ints"
+        if axis is not None:
+            return _axis_reduction(name, t, acc, axis)
+        resolved = _call(kern, [T.Array(acc, 1, "C")])
+        out = resolved.ret
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return resolved.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
+
+        return Resolved((None,) * len(args), out, lower, kwargs={"axis": None})
+
+    return rule
+
+
+def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved:
+    if name not in _ROW_OPS and name not in {"argmin", "argmax"}:
+        raise TypingError(f"np.{name} with axis= is not supported", hint="reduce the whole array")
+    out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
+    rows_t = T.Array(acc, 2, "C")
+    out_t = T.Array(out_dtype, 1, "C")
+    if name.startswith("arg"):
+        resolved = _call("argreduce_rows", [rows_t, out_t, T.I64])
+        op = 0 if name == "argmin" else 1
+    else:
+        resolved = _call("reduce_rows", [rows_t, out_t, T.I64])
+        op = _ROW_OPS[name]
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        a = v[0]
+        if axis == 0:  # reduce columns: rows of the transpose
+            shapes = A.shapes_of(b, a)
+            strides = A.strides_of(b, a)
+            a = A.make_view(b, a, T.Array(t.dtype, 2, "A"), A.data_of(b, a), shapes[::-1], strides[::-1])
+        rows = A.allocate(b, acc, A.shapes_of(b, a), "C")
+        elementwise(b, [a], acc, lambda bb, xs: xs[0], out=rows)
+        out = A.allocate(b, out_dtype, [A.shape_of(b, rows, 0)], "C")
+        return resolved.lower(b, [rows, out, i64(op)], {})  # type: ignore[misc]
+
+    return Resolved((None, None), out_t, lower, kwargs={"axis": None})
+
+
+REDUCTIONS = {
+    "sum": ("sum_flat", "sum"),
+    "prod": ("prod_flat", "sum"),
+    "min": ("min_flat", "same"),
+    "max": ("max_flat", "same"),
+    "amin": ("min_flat", "same"),
+    "amax": ("max_flat", "same"),
+    "mean": ("mean_flat", "mean"),
+    "var": ("var_flat", "mean"),
+    "std": ("std_flat", "mean"),
+    "argmin": ("argmin_flat", "same"),
+    "argmax": ("argmax_flat", "same"),
+    "any": ("any_flat", "bool"),
+    "all": ("all_flat", "bool"),
+}
+
+for _name, (_kernel, _result) in REDUCTIONS.items():
+    _rule = _reduction(_name.lstrip("a") if _name in {"amin", "amax"} else _name, _kernel, _result)
+    if hasattr(np, _name):
+        register_function(getattr(np, _name))(_rule)
+    if _name not in {"amin", "amax"}:
+        register_method(T.Array, _name)(_rule)
+
+
+def _scan(name: str, kernel: str):  # noqa: ANN202
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        t = _array_arg(args, f"np.{name}")
+        if len(args) > 1 or kwargs:
+            raise TypingError(f"np.{name} supports only the whole-array form (axis=None)")
+        acc = sum_dtype(t.dtype)
+        in_t, out_t = T.Array(acc, 1, "C"), T.Array(acc, 1, "C")
+        resolved = _call(kernel, [in_t, out_t])
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            source = flat(b, v[0], acc)
+            out = A.allocate(b, acc, [A.shape_of(b, source, 0)], "C")
+            return resolved.lower(b, [source, out], {})  # type: ignore[misc]
+
+        return Resolved((None,), out_t, lower)
+
+    return rule
+
+
+for _name, _kernel in (("cumsum", "cumsum_flat"), ("cumprod", "cumprod_flat")):
+    register_function(getattr(np, _name))(_scan(_name, _kernel))
+    register_method(T.Array, _name)(_scan(_name, _kernel))
+
+
+def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolved:
+    """np.dot / `@` for 1-D.1-D, 2-D.1-D and 2-D.2-D, in NumPy's result dtype."""
+    if len(args) != 2 or not all(isinstance(a.type, T.Array) for a in args):
+        raise TypingError("np.dot and @ need two arrays here", loc=loc)
+    ta, tb = args[0].type, args[1].type
+    assert isinstance(ta, T.Array) and isinstance(tb, T.Array)
+    dtype = T.from_dtype(np.result_type(ta.dtype.dtype, tb.dtype.dtype))
+    if dtype.is_bool:
+        raise TypingError("np.dot of boolean arrays is not supported", loc=loc)
+    shapes = (ta.ndim, tb.ndim)
+    contiguous = {1: T.Array(dtype, 1, "C"), 2: T.Array(dtype, 2, "C")}
+    if shapes == (1, 1):
+        resolved = _call("dot_vv", [contiguous[1], contiguous[1]])
+        out_t: T.Type = dtype
+    elif shapes == (2, 1):
+        resolved = _call("dot_mv", [contiguous[2], contiguous[1], contiguous[1]])
+        out_t = contiguous[1]
+    elif shapes == (2, 2):
+        resolved = _call("dot_mm", [contiguous[2], contiguous[2], contiguous[2]])
+        out_t = contiguous[2]
+    else:
+        raise TypingError(f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported", loc=loc,
+                          hint="supported: 1-D.1-D, 2-D.1-D, 2-D.2-D")
+
+    def contiguous_copy(b: LowBuilder, a: ir.Value) -> ir.Value:
+        t = a.type
+        assert isinstance(t, T.Array)
+        if t.layout == "C" and t.dtype == dtype:
+            return a
+        return A.copy_as(b, a, dtype)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        x, y = contiguous_copy(b, v[0]), contiguous_copy(b, v[1])
+        if shapes == (1, 1):
+            return resolved.lower(b, [x, y], {})  # type: ignore[misc]
+        if shapes == (2, 1):
+            out = A.allocate(b, dtype, [A.shape_of(b, x, 0)], "C")
+            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
+        out = A.allocate(b, dtype, [A.shape_of(b, x, 0), A.shape_of(b, y, 1)], "C")
+        return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
+
+    return Resolved((None, None), out_t, lower)
+
+
+@register_function(np.dot)
+def _dot(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if kwargs:
+        return None
+    return resolve_matmul(args)
+
+
+register_function(np.matmul)(_dot)
+register_method(T.Array, "dot")(_dot)

@@ -1,0 +1,537 @@
+"""Elementwise array operations with NumPy's semantics: operators, comparisons, ufunc-style
+functions (`np.sqrt`, `np.where`, ...), broadcasting and in-place updates.
+
+Loop dtypes come from NumPy itself (`ufunc.resolve_dtypes`), so results have exactly the dtype
+NumPy gives; a Python scalar operand is "weak" as in NumPy 2. Element semantics are NumPy's, not
+Python's: integer division by zero gives 0 and float division inf/nan, without an exception.
+
+Every operation is an `elementwise` loop nest over the broadcast shape. When all operands are
+C-contiguous and their shapes equal the result's, a flat unit-stride loop runs instead, which
+LLVM vectorizes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from jitcore.errors import SourceLoc, TypingError
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder, Loop, i64
+from jitcore.lib import arrays as A
+from jitcore.lib.registry import Operand, Resolved, register_function, register_method
+
+ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
+
+
+# --- the loop engine ----------------------------------------------------------------------
+
+
+def elementwise(b: LowBuilder, inputs: list[ir.Value], out_dtype: T.Scalar, fn: ScalarFn,
+                out: ir.Value | None = None) -> ir.Value:
+    """Compute `fn` over the broadcast of `inputs` (arrays and scalars) into `out` (allocated
+    C-contiguous when None). Returns the output array (a new reference if allocated here)."""
+    arrays = [x for x in inputs if isinstance(x.type, T.Array)]
+    ndim = max([a.type.ndim for a in arrays] + ([out.type.ndim] if out is not None else []) + [0])  # type: ignore[union-attr]
+    shape = _broadcast_shape(b, arrays, ndim, out)
+    if out is None:
+        out = A.allocate(b, out_dtype, shape, "C")
+    if ndim == 0:
+        _store_element(b, inputs, fn, out, [], {})
+        return out
+    everything = arrays + [out]
+    if all(a.type.layout == "C" for a in everything):  # type: ignore[union-attr]
+        same = ir.Const(True, type=T.BOOL)
+        for a in arrays:
+            if a.type.ndim != ndim:  # type: ignore[union-attr]
+                same = ir.Const(False, type=T.BOOL)
+                break
+            for k in range(ndim):
+                same = b.and_(same, b.cmp("eq", A.shape_of(b, a, k), shape[k]))
+        if isinstance(same, ir.Const) and not same.value:
+            _general_loops(b, inputs, fn, out, shape)
+        else:
+            flat, general, join = b.new_block("flat"), b.new_block("broadcast"), b.new_block("done")
+            b.branch(same, flat, general)
+            b.position(flat)
+            _flat_loop(b, inputs, fn, out, A.size_of(b, shape))
+            b.jump(join)
+            b.position(general)
+            _general_loops(b, inputs, fn, out, shape)
+            b.jump(join)
+            b.position(join)
+    else:
+        _general_loops(b, inputs, fn, out, shape)
+    return out
+
+
+def _broadcast_shape(b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.Value | None) -> list[ir.Value]:
+    if out is not None:
+        shape = A.shapes_of(b, out)
+        for a in arrays:
+            offset = ndim - a.type.ndim  # type: ignore[union-attr]
+            for k, ak in enumerate(A.shapes_of(b, a)):
+                ok = b.or_(b.cmp("eq", ak, shape[k + offset]), b.cmp("eq", ak, i64(1)))
+                b.raise_if(b.not_(ok), ValueError,
+                           "non-broadcastable operand: shapes do not match the output")
+        return shape
+    shape = [i64(1)] * ndim
+    for a in arrays:
+        offset = ndim - a.type.ndim  # type: ignore[union-attr]
+        for k, ak in enumerate(A.shapes_of(b, a)):
+            cur = shape[k + offset]
+            if isinstance(cur, ir.Const) and cur.value == 1:
+                shape[k + offset] = ak
+                continue
+            ok = b.or_(b.or_(b.cmp("eq", cur, ak), b.cmp("eq", cur, i64(1))), b.cmp("eq", ak, i64(1)))
+            b.raise_if(b.not_(ok), ValueError, "operands could not be broadcast together")
+            shape[k + offset] = b.select(b.cmp("eq", cur, i64(1)), ak, cur)
+    return shape
+
+
+def _flat_loop(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value) -> None:
+    datas = {id(x): A.data_of(b, x) for x in inputs if isinstance(x.type, T.Array)}
+    out_data = A.data_of(b, out)
+    loop = Loop(b, i64(0), n)
+    values = []
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            ptr = b.intrinsic("ptr_add", [datas[id(x)], b.binop("mul", loop.index, i64(A.itemsize(x.type)))], T.PTR)
+            values.append(A.load(b, ptr, x.type.dtype))
+        else:
+            values.append(x)
+    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
+    A.store(b, b.intrinsic("ptr_add", [out_data, b.binop("mul", loop.index, i64(A.itemsize(out.type)))], T.PTR), result)  # type: ignore[arg-type]
+    loop.finish()
+
+
+def _general_loops(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]) -> None:
+    ndim = len(shape)
+    eff: dict[int, list[ir.Value]] = {}
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            offset = ndim - x.type.ndim
+            strides = A.strides_of(b, x)
+            shapes = A.shapes_of(b, x)
+            eff[id(x)] = [i64(0)] * offset + [
+                b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
+            ]
+    eff_out = A.strides_of(b, out)
+    loops: list[Loop] = []
+    indices: list[ir.Value] = []
+    for k in range(ndim):
+        loop = Loop(b, i64(0), shape[k])
+        loops.append(loop)
+        indices.append(loop.index)
+    _store_element(b, inputs, fn, out, indices, eff, eff_out)
+    for loop in reversed(loops):
+        loop.finish()
+
+
+def _store_element(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, indices: list[ir.Value],
+                   eff: dict[int, list[ir.Value]], eff_out: list[ir.Value] | None = None) -> None:
+    values = []
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            ptr = A.element_ptr(b, A.data_of(b, x), indices, eff.get(id(x), []))
+            values.append(A.load(b, ptr, x.type.dtype))
+        else:
+            values.append(x)
+    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
+    A.store(b, A.element_ptr(b, A.data_of(b, out), indices, eff_out or []), result)
+
+
+# --- NumPy dtype resolution ---------------------------------------------------------------
+
+_WEAK = {T.I64: int, T.F64: float, T.C128: complex, T.BOOL: bool}
+
+
+def _numpy_operand(op: Operand) -> object:
+    """What to tell `resolve_dtypes` about an operand: a dtype, or a weak Python scalar type."""
+    t = op.type
+    if isinstance(t, T.Array):
+        return t.dtype.dtype
+    if isinstance(t, T.Scalar):
+        weak = _WEAK.get(t)
+        return weak if weak is not None else t.dtype
+    raise TypingError(f"{t} is not a number or an array")
+
+
+def loop_dtypes(ufunc: np.ufunc, operands: list[Operand], loc: SourceLoc | None = None) -> list[T.Scalar]:
+    """NumPy's loop dtypes for `ufunc` on these operands: inputs..., output."""
+    spec = tuple(_numpy_operand(o) for o in operands) + (None,) * ufunc.nout
+    if all(isinstance(o.type, T.Scalar) for o in operands):
+        # all-scalar calls: Python scalars count as their default dtypes
+        spec = tuple(o.type.dtype if isinstance(o.type, T.Scalar) else x for o, x in zip(operands, spec)) + (None,) * ufunc.nout  # type: ignore[union-attr]
+    try:
+        dtypes = ufunc.resolve_dtypes(spec)
+    except Exception as exc:  # noqa: BLE001 - NumPy's own message says why
+        raise TypingError(f"np.{ufunc.__name__} does not support {', '.join(str(o.type) for o in operands)}: {exc}",
+                          loc=loc) from None
+    return [T.from_dtype(d) for d in dtypes]
+
+
+def _result_type(operands: list[Operand], dtype: T.Scalar) -> T.Type:
+    arrays = [o.type for o in operands if isinstance(o.type, T.Array)]
+    if not arrays:
+        return dtype
+    return T.Array(dtype, max(a.ndim for a in arrays), "C")
+
+
+# --- element semantics (NumPy's) ----------------------------------------------------------
+
+
+def _int_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
+    t = x.type
+    zero = ir.Const(0, type=t)
+    is_zero = b.cmp("eq", y, zero)
+    safe_y = b.select(is_zero, ir.Const(1, type=t), y)
+    if t.is_signed:  # type: ignore[union-attr]
+        is_m1 = b.cmp("eq", safe_y, ir.Const(-1, type=t))
+        safe_y2 = b.select(is_m1, ir.Const(1, type=t), safe_y)
+        q = b.binop("tdiv", x, safe_y2)
+        r = b.binop("trem", x, safe_y2)
+        q = b.select(is_m1, b.emit(ir.UnaryOp("neg", x, type=t)), q)
+        r = b.select(is_m1, zero, r)
+        fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
+        q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
+        r = b.select(fix, b.binop("add", r, y), r)
+    else:
+        q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)
+    return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
+
+
+def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """NumPy's npy_divmod: CPython's algorithm, with x/y and fmod(x, y) when y is zero."""
+    t = x.type
+    zero = ir.Const(0.0, type=t)
+    mod = b.intrinsic("frem", [x, y], t)
+    div = b.binop("div", b.binop("sub", x, mod), y)
+    mod_nonzero = b.cmp("ne", mod, zero)
+    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", mod, zero), T.BOOL)
+    adjust = b.and_(mod_nonzero, signs_differ)
+    mod2 = b.select(adjust, b.binop("add", mod, y), mod)
+    div = b.select(adjust, b.binop("sub", div, ir.Const(1.0, type=t)), div)
+    mod2 = b.select(mod_nonzero, mod2, b.intrinsic("copysign", [zero, y], t))
+    floordiv = b.intrinsic("floor", [div], t)
+    round_up = b.cmp("gt", b.binop("sub", div, floordiv), ir.Const(0.5, type=t))
+    floordiv = b.select(round_up, b.binop("add", floordiv, ir.Const(1.0, type=t)), floordiv)
+    floordiv = b.select(b.cmp("eq", div, zero), b.intrinsic("copysign", [zero, b.binop("div", x, y)], t), floordiv)
+    y_zero = b.cmp("eq", y, zero)
+    return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, mod, mod2)
+
+
+def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    t = x.type
+    assert isinstance(t, T.Scalar)
+    if t.is_int:
+        if t.is_signed:
+            b.raise_if(b.cmp("lt", y, ir.Const(0, type=t)), ValueError,
+                       "Integers to negative integer powers are not allowed.")
+        return b.intrinsic("ipow", [x, y], t)
+    if t.is_complex:
+        from jitcore.lib.operators import _lower_complex_pow
+
+        return _lower_complex_pow(b, [x, y], {})
+    return b.intrinsic("pow", [x, y], t)
+
+
+def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
+    t = x.type
+    zero = ir.Const(0, type=t)
+    width = ir.Const(t.bits, type=t)  # type: ignore[union-attr]
+    too_far = b.or_(b.cmp("ge", n, width), b.cmp("lt", n, zero)) if t.is_signed else b.cmp("ge", n, width)  # type: ignore[union-attr]
+    safe = b.select(too_far, zero, n)
+    if op == "shl":
+        return b.select(too_far, zero, b.binop("shl", x, safe))
+    fill = b.select(b.cmp("lt", x, zero), ir.Const(-1, type=t), zero) if t.is_signed else zero  # type: ignore[union-attr]
+    return b.select(too_far, fill, b.binop("shr", x, safe))
+
+
+def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:
+    def emit(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+        t = x.type
+        assert isinstance(t, T.Scalar)
+        if op in {"add", "sub", "mul"}:
+            if t.is_bool:
+                return b.binop({"add": "or", "mul": "and", "sub": "xor"}[op], x, y)
+            return b.binop(op, x, y)
+        if op == "div":
+            if t.is_complex:
+                return _complex_div_nocheck(b, x, y)
+            return b.binop("div", x, y)
+        if op in {"floordiv", "mod"}:
+            pair = _int_floordiv_mod(b, x, y) if t.kind in "iub" else _float_floordiv_mod(b, x, y)
+            return pair[0] if op == "floordiv" else pair[1]
+        if op == "pow":
+            return _power(b, x, y)
+        if op in {"and", "or", "xor"}:
+            return b.binop(op, x, y)
+        if op in {"shl", "shr"}:
+            return _shift(b, op, x, y)
+        if op in {"eq", "ne", "lt", "le", "gt", "ge"}:
+            return b.cmp(op, x, y)
+        if op == "minimum":
+            return b.select(b.or_(b.cmp("lt", x, y), _isnan(b, x)), x, y) if t.is_float else \
+                b.select(b.cmp("lt", x, y), x, y)
+        if op == "maximum":
+            return b.select(b.or_(b.cmp("gt", x, y), _isnan(b, x)), x, y) if t.is_float else \
+                b.select(b.cmp("gt", x, y), x, y)
+        if op in {"arctan2", "hypot"}:
+            return b.intrinsic({"arctan2": "atan2", "hypot": "hypot"}[op], [x, y], t)
+        raise TypingError(f"no elementwise {op}")
+
+    return emit
+
+
+def _isnan(b: LowBuilder, x: ir.Value) -> ir.Value:
+    return b.isnan(x)
+
+
+def _complex_div_nocheck(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """Complex division without the zero check (NumPy gives inf/nan)."""
+    from jitcore.lib import operators
+
+    saved = b.raise_if
+    b.raise_if = lambda cond, exc, msg: None  # type: ignore[method-assign]
+    try:
+        return operators._lower_complex_div(b, [x, y], {})
+    finally:
+        b.raise_if = saved  # type: ignore[method-assign]
+
+
+UFUNC_OF_OP = {
+    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,
+    "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power, "and": np.bitwise_and,
+    "or": np.bitwise_or, "xor": np.bitwise_xor, "shl": np.left_shift, "shr": np.right_shift,
+    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+    "ge": np.greater_equal,
+}
+
+
+def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    if op == "matmul":
+        from jitcore.lib import reductions
+
+        return reductions.resolve_matmul([a, b], loc)
+    if op not in UFUNC_OF_OP:
+        raise TypingError(f"unsupported array operation {op}", loc=loc)
+    in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
+    element = _binary_element(op)
+    result = _result_type([a, b], out)
+
+    def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
+        return elementwise(bb, [v[0], v[1]], out, fn)
+
+    return Resolved((None, None), result, lower)
+
+
+def resolve_array_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    return resolve_array_binop(op, a, b, loc)
+
+
+def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    """`a op= b` on an array: NumPy computes into `a` (same-kind casting) and `a` stays bound."""
+    target = a.type
+    assert isinstance(target, T.Array)
+    if op not in UFUNC_OF_OP:
+        raise TypingError(f"unsupported in-place array operation {op}", loc=loc)
+    in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
+    if not np.can_cast(out.dtype, target.dtype.dtype, "same_kind"):
+        raise TypingError(f"cannot cast the result {out} of {op} back to {target.dtype} in place", loc=loc,
+                          hint="NumPy refuses this cast too (UFuncTypeError); assign a new array")
+    element = _binary_element(op)
+
+    def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        dest, other = v
+        if isinstance(other.type, T.Array):
+            other = A.copy_if_overlapping(bb, other, dest)
+        fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
+        elementwise(bb, [dest, other], target.dtype, fn, out=dest)
+        return A.make_view(bb, dest, target, A.data_of(bb, dest), A.shapes_of(bb, dest), A.strides_of(bb, dest))
+
+    return Resolved((None, None), target, lower)
+
+
+# --- unary operators and ufunc functions --------------------------------------------------
+
+
+def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
+    def emit(b: LowBuilder, x: ir.Value) -> ir.Value:
+        t = x.type
+        assert isinstance(t, T.Scalar)
+        if name == "negative":
+            return b.emit(ir.UnaryOp("neg", x, type=t))
+        if name == "positive":
+            return x
+        if name == "invert":
+            return b.not_(x) if t.is_bool else b.binop("xor", x, ir.Const(-1, type=t))
+        if name == "absolute":
+            if t.is_complex:
+                return b.intrinsic("hypot", [b.real(x), b.imag(x)], T.complex_part(t))
+            if t.is_float:
+                return b.intrinsic("fabs", [x], t)
+            if t.is_signed:
+                return b.select(b.cmp("lt", x, ir.Const(0, type=t)), b.emit(ir.UnaryOp("neg", x, type=t)), x)
+            return x
+        if name == "sign":
+            zero = ir.Const(0.0 if t.is_float else 0, type=t)
+            one = ir.Const(1.0 if t.is_float else 1, type=t)
+            pos = b.select(b.cmp("gt", x, zero), one, zero)
+            value = b.select(b.cmp("lt", x, zero), b.emit(ir.UnaryOp("neg", one, type=t)), pos)
+            return b.select(b.isnan(x), x, value) if t.is_float else value
+        if name in {"isnan", "isinf", "isfinite"}:
+            if not t.is_float:
+                return ir.Const(name == "isfinite", type=T.BOOL)
+            return {"isnan": b.isnan, "isinf": b.isinf, "isfinite": b.isfinite}[name](x)
+        if t.is_complex:
+            from jitcore.lib import mathlib
+
+            complex_fns = {"sqrt": mathlib._csqrt, "exp": mathlib._cexp, "log": mathlib._clog}
+            if name in complex_fns:
+                return complex_fns[name](b, x)
+            raise TypingError(f"np.{name} of complex arrays is not supported")
+        intrinsic = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log1p": "log1p", "expm1": "expm1",
+                     "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "floor": "floor",
+                     "ceil": "ceil", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
+                     "sinh": "sinh", "cosh": "cosh", "log2": "log2", "log10": "log10",
+                     "trunc": "trunc", "rint": "roundeven"}[name]
+        return b.intrinsic(intrinsic, [x], t)
+
+    return emit
+
+
+def resolve_array_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
+    name = {"neg": "negative", "pos": "positive", "invert": "invert"}[op]
+    return _ufunc_rule(name)([x], {}) or _no_rule(name, loc)
+
+
+def _no_rule(name: str, loc: SourceLoc) -> Resolved:
+    raise TypingError(f"np.{name} is not supported for these operands", loc=loc)
+
+
+UNARY_UFUNCS = ["negative", "positive", "invert", "absolute", "sign", "isnan", "isinf", "isfinite",
+                "sqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "floor", "ceil",
+                "arcsin", "arccos", "arctan", "sinh", "cosh", "log2", "log10", "trunc", "rint"]
+BINARY_UFUNCS = {"power": "pow", "minimum": "minimum", "maximum": "maximum", "arctan2": "arctan2",
+                 "hypot": "hypot", "add": "add", "subtract": "sub", "multiply": "mul",
+                 "divide": "div", "true_divide": "div", "floor_divide": "floordiv",
+                 "remainder": "mod", "mod": "mod"}
+
+
+def _ufunc_rule(name: str):  # noqa: ANN202
+    ufunc = getattr(np, name)
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        if kwargs:
+            raise TypingError(f"np.{name}: keyword arguments are not supported here ({', '.join(kwargs)})")
+        if len(args) != ufunc.nin:
+            return None
+        dtypes = loop_dtypes(ufunc, args)
+        ins, out = dtypes[: ufunc.nin], dtypes[-1]
+        if ufunc.nin == 1:
+            element1 = _unary_element(name)
+            fn: ScalarFn = lambda b, xs: element1(b, b.cast(xs[0], ins[0]))  # noqa: E731
+        else:
+            element2 = _binary_element(BINARY_UFUNCS[name])
+            fn = lambda b, xs: element2(b, b.cast(xs[0], ins[0]), b.cast(xs[1], ins[1]))  # noqa: E731
+        result = _result_type(args, out)
+        if isinstance(result, T.Scalar):
+            return Resolved((None,) * len(args), result, lambda b, v, kw: b.cast(fn(b, v), out))
+        return Resolved((None,) * len(args), result, lambda b, v, kw: elementwise(b, v, out, fn))
+
+    return rule
+
+
+for _name in UNARY_UFUNCS:
+    register_function(getattr(np, _name))(_ufunc_rule(_name))
+for _name in BINARY_UFUNCS:
+    register_function(getattr(np, _name))(_ufunc_rule(_name))
+register_function(np.abs)(_ufunc_rule("absolute"))
+
+
+def resolve_ufunc_call(name: str, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    resolved = _ufunc_rule(name)(args, kwargs)
+    if resolved is None:
+        raise TypingError(f"np.{name} takes different arguments")
+    return resolved
+
+
+@register_function(np.where)
+def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 3 or kwargs:
+        if len(args) == 1:
+            raise TypingError("np.where(condition) with one argument is not supported",
+                              hint="use np.where(condition, x, y)")
+        return None
+    out = T.from_dtype(np.result_type(*[_numpy_operand(o) for o in args[1:]]))  # type: ignore[arg-type]
+    result = _result_type(args, out)
+
+    def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
+        from jitcore.lib.operators import truth
+
+        return b.select(truth(b, xs[0]), b.cast(xs[1], out), b.cast(xs[2], out))
+
+    if isinstance(result, T.Scalar):
+        return Resolved((None,) * 3, result, lambda b, v, kw: fn(b, v))
+    return Resolved((None,) * 3, result, lambda b, v, kw: elementwise(b, v, out, fn))
+
+
+def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 3 or kwargs:
+        return None
+    dtypes = loop_dtypes(np.minimum, [args[0], args[2]])  # NumPy: minimum(maximum(a, lo), hi)
+    out = T.from_dtype(np.result_type(*[_numpy_operand(o) for o in args]))  # type: ignore[arg-type]
+    out = dtypes[-1] if isinstance(args[0].type, T.Array) else out
+    maximum, minimum = _binary_element("maximum"), _binary_element("minimum")
+
+    def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
+        x, lo, hi = (b.cast(v, out) for v in xs)
+        return minimum(b, maximum(b, x, lo), hi)
+
+    result = _result_type(args, out)
+    if isinstance(result, T.Scalar):
+        return Resolved((None,) * 3, result, lambda b, v, kw: fn(b, v))
+    return Resolved((None,) * 3, result, lambda b, v, kw: elementwise(b, v, out, fn))
+
+
+register_function(np.clip)(_clip_rule)
+register_method(T.Array, "clip")(_clip_rule)
+
+
+@register_method(T.Array, "astype")
+def _astype(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 2 or kwargs:
+        return None
+    src = args[0].type
+    assert isinstance(src, T.Array)
+    dtype = A._dtype_arg(args[1], src.dtype.dtype)
+    out = T.Array(dtype, src.ndim, "C")
+    return Resolved((None, None), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0]))
+
+
+def _scalar_constructor(scalar_type: type):  # noqa: ANN202
+    dtype = T.from_dtype(scalar_type)
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        if kwargs or len(args) > 1:
+            return None
+        if not args:
+            return Resolved((), dtype, lambda b, v, kw: ir.Const(0, type=dtype))
+        if isinstance(args[0].type, T.Array):
+            src = args[0].type
+            out = T.Array(dtype, src.ndim, "C")
+            return Resolved((None,), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0]))
+        if not isinstance(args[0].type, T.Scalar):
+            return None
+        return Resolved((None,), dtype, lambda b, v, kw: b.cast(v[0], dtype))
+
+    return rule
+
+
+for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+           np.float32, np.float64, np.complex64, np.complex128):
+    register_function(_t)(_scalar_constructor(_t))
