@@ -109,6 +109,10 @@ class _Inference:
             raise TypingError(f"{fn.name} takes {len(fn.args)} arguments, got {len(arg_types)}")
         for arg, t in zip(fn.args, arg_types):
             arg.type = t
+        # Values that are Python numbers rather than NumPy scalars: NumPy 2 treats them as
+        # "weak" (they adopt the other operand's dtype). Python int/float/complex/bool
+        # arguments are taken to be Python numbers (README, differences).
+        self.weak: set[ir.Value] = {a for a in fn.args if a.type in _WEAK_ARG_TYPES}
 
     # --- operands -------------------------------------------------------------------------
 
@@ -125,7 +129,7 @@ class _Inference:
         assert t is not None
         if isinstance(v, ir.Const):
             return Operand(t, v.value, v.weak)
-        return Operand(t)
+        return Operand(t, weak=v in self.weak)
 
     # --- the fixpoint ---------------------------------------------------------------------
 
@@ -133,7 +137,12 @@ class _Inference:
         """Iterate to a fixpoint; return True if no value is left at bottom."""
         order = self.fn.reverse_postorder()
         changed = True
+        rounds = 0
         while changed:
+            rounds += 1
+            if rounds > 100:
+                raise TypingError("type inference did not settle", loc=self.fn.loc,
+                                  hint="give loop variables one type before the loop")
             changed = False
             for block in order:
                 for instr in block.instrs:
@@ -160,19 +169,7 @@ class _Inference:
 
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
-            result: T.Type | None = instr.type
-            for v in instr.incoming.values():
-                t = self.type_of(v)
-                if t is None or isinstance(t, T.Bottom):
-                    continue
-                if result is None:
-                    result = t
-                elif result != t:
-                    joined = unify(result, t)
-                    if joined is None:
-                        self._phi_conflict(instr, v, result, t)
-                    result = joined
-            return result
+            return self._infer_phi(instr)
         if isinstance(instr, ir.Cast):
             return instr.type
         operands = instr.operands()
@@ -183,12 +180,75 @@ class _Inference:
             return T.BOTTOM
         resolved = self.resolve(instr)
         instr.impl = resolved
+        if self._stays_python_number(instr, operands, resolved):
+            self.weak.add(instr)
+        else:
+            self.weak.discard(instr)
         return resolved.ret if resolved is not None else None
+
+    def _infer_phi(self, phi: ir.Phi) -> T.Type | None:
+        """Strong inputs decide; Python literals (weak, as NumPy 2 treats Python scalars) adopt
+        their type: `s = 0.0; s += x32` keeps `s` float32, as NumPy computes it."""
+        strong: T.Type | None = None
+        weak: list[tuple[ir.Value, T.Type]] = []
+        for v in phi.incoming.values():
+            t = self.type_of(v)
+            if t is None or isinstance(t, T.Bottom):
+                continue
+            if self.is_weak(v):
+                weak.append((v, t))
+                continue
+            if strong is None:
+                strong = t
+            elif strong != t:
+                joined = unify(strong, t)
+                if joined is None:
+                    self._phi_conflict(phi, v, strong, t)
+                strong = joined
+        if strong is None:
+            result: T.Type | None = None
+            for v, t in weak:
+                result = t if result is None else (unify(result, t) or self._phi_conflict(phi, v, result, t))
+            if result is not None:
+                self.weak.add(phi)
+            return result
+        self.weak.discard(phi)
+        for v, t in weak:
+            if isinstance(strong, T.Scalar) and isinstance(t, T.Scalar):
+                from jitcore.lib.operators import _weak_join
+
+                strong = _weak_join(strong, t) if not strong.is_bool else unify(strong, t)
+            else:
+                joined = unify(strong, t)
+                if joined is None:
+                    self._phi_conflict(phi, v, strong, t)
+                strong = joined
+        return strong
+
+    def _stays_python_number(self, instr: ir.Instr, operands: tuple, resolved: Resolved | None) -> bool:
+        """Python number op Python number, len(), shapes and sizes are Python numbers."""
+        if resolved is None or not isinstance(resolved.ret, T.Scalar | T.Tuple):
+            return False
+        if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.MakeTuple | ir.Compare):
+            return all(self.is_weak(v) for v in operands)
+        if isinstance(instr, ir.GetItem):
+            return self.is_weak(instr.obj)
+        if isinstance(instr, ir.GetAttr):
+            return instr.attr in _PYTHON_INT_ATTRS
+        if isinstance(instr, ir.Call) and isinstance(self.type_of(instr.func), T.Opaque):
+            func = self.type_of(instr.func).obj  # type: ignore[union-attr]
+            if func in _PYTHON_NUMBER_FUNCS:
+                return func is len or all(self.is_weak(v) for v in instr.args)
+        return False
+
+    def is_weak(self, v: ir.Value) -> bool:
+        return (isinstance(v, ir.Const) and v.weak) or v in self.weak
 
     def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> None:
         """Report at the definition that brought the second type, which is what to change."""
         var = phi.name.split(".")[0]
-        loc = value.loc if isinstance(value, ir.Instr) else phi.loc
+        instrs = [v for v in phi.incoming.values() if isinstance(v, ir.Instr)]
+        loc = value.loc if isinstance(value, ir.Instr) else (instrs[0].loc if instrs else phi.loc)
         if var.startswith("$"):  # the join of a conditional or and/or expression
             raise TypingError(
                 f"this expression is {a} on one branch and {b} on the other",
@@ -402,6 +462,20 @@ class _Inference:
                     tail,
                 )
             block.instrs.extend(tail)
+
+
+_WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
+_PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
+
+
+def _python_number_funcs() -> frozenset:
+    from jitcore import ssa
+
+    return frozenset({len, int, float, complex, abs, round, min, max, divmod, pow,
+                      ssa._range_bounds})
+
+
+_PYTHON_NUMBER_FUNCS = _python_number_funcs()
 
 
 def _is_dispatcher(obj: object) -> bool:

@@ -293,7 +293,8 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
             element_store(b, v[0], v[1], v[2])
             return ir.Const(None, type=T.NONE)
 
-        return Resolved((None, None, t.dtype), T.NONE, lower_store)
+        store_as = None if value.type == T.I64 and t.dtype.is_int else t.dtype
+        return Resolved((None, None, store_as), T.NONE, lower_store)
     _check_assignable(target, value, loc)  # type: ignore[arg-type]
 
     def lower_assign(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -304,9 +305,21 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
     return Resolved((None, None, None), T.NONE, lower_assign)
 
 
+def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
+    """NumPy 2 refuses to store a Python int that does not fit an integer dtype."""
+    if value.type != T.I64 or not dtype.is_int or dtype == T.I64 or isinstance(value, ir.Const):
+        return
+    info = np.iinfo(dtype.dtype)
+    low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
+    high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
+    b.raise_if(b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high)), OverflowError,
+               f"Python integer out of bounds for {dtype.dtype}")
+
+
 def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) -> None:
     t = a.type
     assert isinstance(t, T.Array)
+    check_python_int(b, value, t.dtype)
     values = _index_values(b, index)
     shapes, strides = shapes_of(b, a), strides_of(b, a)
     indices = [wrap_index(b, v, shapes[k], k) for k, v in enumerate(values)]
@@ -332,6 +345,7 @@ def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
         value = copy_if_overlapping(b, value, dest)
         elementwise(b, [value], dt.dtype, lambda bb, xs: bb.cast(xs[0], dt.dtype), out=dest)
     else:
+        check_python_int(b, value, dt.dtype)
         scalar = b.cast(value, dt.dtype)
         elementwise(b, [], dt.dtype, lambda bb, xs: scalar, out=dest)
 
@@ -411,7 +425,12 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         return Resolved((None,), T.I64,
                         lambda b, v, kw: b.binop("mul", size_of(b, shapes_of(b, v[0])), i64(itemsize(t))))
     if attr == "strides":
-        return Resolved((None,), T.Tuple((T.I64,) * n), lambda b, v, kw: b.make_tuple(strides_of(b, v[0])))
+        return Resolved(
+            (None,), T.Tuple((T.I64,) * n),
+            lambda b, v, kw: b.make_tuple(
+                [b.intrinsic("arr_field", [v[0]], T.I64, ("stride", k)) for k in range(n)]
+            ),
+        )
     if attr == "dtype":
         return constant(t.dtype.dtype, T.Opaque(t.dtype.dtype))
     if attr == "T":
@@ -657,10 +676,11 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             count = b.select(b.cmp("gt", count, ir.Const(0.0, type=T.F64)), count, ir.Const(0.0, type=T.F64))
             n = b.cast(count, T.I64)
         else:
-            diff = b.binop("sub", stop, start)
+            diff = b.binop("sub", stop, start)  # ceil(diff / step), any signs
             q = b.binop("tdiv", diff, step)
-            exact = b.cmp("eq", b.binop("mul", q, step), diff)
-            q = b.select(exact, q, b.binop("add", q, i64(1)))
+            r = b.binop("sub", diff, b.binop("mul", q, step))
+            same_sign = b.cmp("eq", b.cmp("gt", r, i64(0)), b.cmp("gt", step, i64(0)))
+            q = b.select(b.and_(b.cmp("ne", r, i64(0)), same_sign), b.binop("add", q, i64(1)), q)
             n = b.select(b.cmp("gt", q, i64(0)), q, i64(0))
         out = allocate(b, dtype, [n], "C")
         data = data_of(b, out)
@@ -691,7 +711,9 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
         b.raise_if(b.cmp("lt", n, i64(0)), ValueError, "Number of samples must be non-negative")
         div = b.binop("sub", n, i64(1)) if with_end else n
         divf = b.cast(div, T.F64)
-        step = b.binop("div", b.binop("sub", stop, start), divf)
+        delta = b.binop("sub", stop, start)
+        step = b.binop("div", delta, b.select(b.cmp("eq", divf, ir.Const(0.0, type=T.F64)),
+                                               ir.Const(1.0, type=T.F64), divf))
         out = allocate(b, T.F64, [n], "C")
         data = data_of(b, out)
         loop = Loop(b, i64(0), n)

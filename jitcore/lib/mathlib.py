@@ -124,7 +124,7 @@ def _gamma_like(name: str, fn: str) -> None:
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             x = v[0]
             is_pole = b.and_(
-                b.cmp("le", x, ir.Const(0.0, type=T.F64)),
+                b.and_(b.cmp("le", x, ir.Const(0.0, type=T.F64)), b.isfinite(x)),
                 b.cmp("eq", b.intrinsic("floor", [x], T.F64), x),
             )
             b.raise_if(is_pole, ValueError, DOMAIN)

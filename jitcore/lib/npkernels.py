@@ -11,7 +11,7 @@ Summation follows NumPy's pairwise algorithm (blocks of 8, halving above 128 ite
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from jitcore.api import ExecutionMode, jit
 
@@ -160,22 +160,22 @@ def all_flat(a):  # noqa: ANN001, ANN201
 
 @_lib
 def mean_flat(a):  # noqa: ANN001, ANN201
-    return sum_flat(a) / a.shape[0]
+    return np.divide(sum_flat(a), a.shape[0])  # NumPy division: nan for an empty array
 
 
 @_lib
 def var_flat(a):  # noqa: ANN001, ANN201
     """NumPy's var: mean, then the pairwise sum of squared deviations, over n (ddof=0)."""
     n = a.shape[0]
-    mean = sum_flat(a) / n
+    mean = np.divide(sum_flat(a), n)
     dev = a - mean
     dev *= dev
-    return sum_flat(dev) / n
+    return np.divide(sum_flat(dev), n)
 
 
 @_lib
 def std_flat(a):  # noqa: ANN001, ANN201
-    return math.sqrt(var_flat(a))
+    return np.sqrt(var_flat(a))
 
 
 @_lib
@@ -221,6 +221,21 @@ def dot_mv(m, v, out):  # noqa: ANN001, ANN201
 
 
 @_lib
+def dot_vm(v, m, out):  # noqa: ANN001, ANN201
+    """v @ m: accumulate rows of m scaled by v[k] (unit-stride inner loop)."""
+    rows, cols = m.shape
+    if v.shape[0] != rows:
+        raise ValueError("shapes not aligned for dot")
+    for j in range(cols):
+        out[j] = out.dtype.type(0)
+    for k in range(rows):
+        vk = v[k]
+        for j in range(cols):
+            out[j] += vk * m[k, j]
+    return out
+
+
+@_lib
 def dot_mm(a, b, out):  # noqa: ANN001, ANN201
     """i-k-j order: the inner loop runs along rows of b and out, unit stride, vectorizable."""
     n, m = a.shape
@@ -254,8 +269,14 @@ def reduce_rows(a, out, op):  # noqa: ANN001, ANN201
             out[i] = max_flat(row)
         elif op == 4:
             out[i] = any_flat(row)
-        else:
+        elif op == 5:
             out[i] = all_flat(row)
+        elif op == 6:
+            out[i] = mean_flat(row)
+        elif op == 7:
+            out[i] = var_flat(row)
+        else:
+            out[i] = std_flat(row)
     return out
 
 

@@ -48,6 +48,17 @@ def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
     return common
 
 
+# Where NumPy scalars and Python numbers disagree: NumPy gives inf/nan/0 where Python raises.
+NUMPY_DIFFERS = {"div", "floordiv", "mod", "pow"}
+
+
+def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
+    """An operation involving a NumPy scalar (an array element, a NumPy scalar argument, a value
+    computed from them) follows NumPy; one between Python numbers follows Python."""
+    scalars = isinstance(a.type, T.Scalar) and isinstance(b.type, T.Scalar)
+    return scalars and not (a.weak and b.weak)
+
+
 def _weak_join(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
     """NEP 50: a Python literal takes the other operand's type unless it is of a higher kind."""
     if _ORDER[weak.kind] <= _ORDER[strong.kind]:
@@ -71,6 +82,10 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         return ufuncs.resolve_array_binop(op, a, b, loc)
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
         return _tuple_concat(a.type, b.type)
+    if op in NUMPY_DIFFERS and _numpy_scalar_rules(a, b):
+        from jitcore.lib import ufuncs
+
+        return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
     common = binop_result(op, a, b)
     if common is None:
         raise TypingError(
@@ -98,10 +113,43 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         }
         return Resolved((common, common), common, low[(op, common.is_int)])
     if op == "pow":
-        return _resolve_pow(a, b, common)
+        return _with_weak_checks(_resolve_pow(a, b, common), a, b)
     if op == "shl" or op == "shr":
-        return Resolved((common, common), common, _lower_shift(op))
-    return Resolved((common, common), common, _lower_simple(op))
+        return _with_weak_checks(Resolved((common, common), common, _lower_shift(op)), a, b)
+    return _with_weak_checks(Resolved((common, common), common, _lower_simple(op)), a, b)
+
+
+def _with_weak_checks(resolved: Resolved, a: Operand, b: Operand) -> Resolved:
+    """NumPy 2: a Python int combined with a narrower NumPy int must fit it (OverflowError)."""
+    targets = resolved.args
+    checks = [
+        i for i, (op, target) in enumerate(zip((a, b), targets))
+        if op.weak and not op.is_const and op.type == T.I64 and isinstance(target, T.Scalar)
+        and target.is_int and target != T.I64
+    ]
+    if not checks or resolved.lower is None:
+        return resolved
+    inner = resolved.lower
+    return Resolved(tuple(None if i in checks else t for i, t in enumerate(targets)), resolved.ret,
+                    _checked_lower(inner, checks, targets), resolved.kwargs, resolved.const)
+
+
+def _checked_lower(inner, checks: list[int], targets: tuple):  # noqa: ANN001, ANN202
+    import numpy as np
+
+    def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+        args = list(args)
+        for i in checks:
+            target = targets[i]
+            info = np.iinfo(target.dtype)
+            low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
+            high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
+            out = b.or_(b.cmp("lt", args[i], low), b.cmp("gt", args[i], high))
+            b.raise_if(out, OverflowError, f"Python integer out of bounds for {target.dtype}")
+            args[i] = b.cast(args[i], target)
+        return inner(b, args, kwargs)
+
+    return lower
 
 
 def resolve_inplace(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved | None:
@@ -291,7 +339,9 @@ def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
         ZeroDivisionError,
         "0.0 cannot be raised to a negative power",
     )
-    r = b.intrinsic("pow", [x, y], x.type)
+    from jitcore.lib.ufuncs import float_pow
+
+    r = float_pow(b, x, y)
     overflow = b.and_(b.isinf(r), b.and_(b.isfinite(x), b.isfinite(y)))
     b.raise_if(overflow, OverflowError, "Numerical result out of range")
     return r

@@ -77,7 +77,7 @@ def _axis(args: list[Operand], kwargs: dict[str, Operand], position: int, ndim: 
     return None if ndim == 1 else axis
 
 
-_ROW_OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "any": 4, "all": 5}
+_ROW_OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "any": 4, "all": 5, "mean": 6, "var": 7, "std": 8}
 
 
 def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
@@ -199,12 +199,15 @@ def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolve
     elif shapes == (2, 1):
         resolved = _call("dot_mv", [contiguous[2], contiguous[1], contiguous[1]])
         out_t = contiguous[1]
+    elif shapes == (1, 2):
+        resolved = _call("dot_vm", [contiguous[1], contiguous[2], contiguous[1]])
+        out_t = contiguous[1]
     elif shapes == (2, 2):
         resolved = _call("dot_mm", [contiguous[2], contiguous[2], contiguous[2]])
         out_t = contiguous[2]
     else:
         raise TypingError(f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported", loc=loc,
-                          hint="supported: 1-D.1-D, 2-D.1-D, 2-D.2-D")
+                          hint="supported: 1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D")
 
     def contiguous_copy(b: LowBuilder, a: ir.Value) -> ir.Value:
         t = a.type
@@ -219,6 +222,9 @@ def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolve
             return resolved.lower(b, [x, y], {})  # type: ignore[misc]
         if shapes == (2, 1):
             out = A.allocate(b, dtype, [A.shape_of(b, x, 0)], "C")
+            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
+        if shapes == (1, 2):
+            out = A.allocate(b, dtype, [A.shape_of(b, y, 1)], "C")
             return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
         out = A.allocate(b, dtype, [A.shape_of(b, x, 0), A.shape_of(b, y, 1)], "C")
         return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]

@@ -159,11 +159,17 @@ def _numpy_operand(op: Operand) -> object:
     raise TypingError(f"{t} is not a number or an array")
 
 
+def _result_operand(op: Operand) -> object:
+    """For `np.result_type`: a dtype, or a Python scalar value (weak) for Python numbers."""
+    kind = _numpy_operand(op)
+    return {int: 0, float: 0.0, complex: 0j, bool: False}.get(kind, kind)  # type: ignore[call-overload]
+
+
 def loop_dtypes(ufunc: np.ufunc, operands: list[Operand], loc: SourceLoc | None = None) -> list[T.Scalar]:
     """NumPy's loop dtypes for `ufunc` on these operands: inputs..., output."""
     spec = tuple(_numpy_operand(o) for o in operands) + (None,) * ufunc.nout
-    if all(isinstance(o.type, T.Scalar) for o in operands):
-        # all-scalar calls: Python scalars count as their default dtypes
+    if all(isinstance(o.type, T.Scalar) and o.weak for o in operands):
+        # only Python numbers: they count as their default dtypes (np.divide(1, 2) is f64)
         spec = tuple(o.type.dtype if isinstance(o.type, T.Scalar) else x for o, x in zip(operands, spec)) + (None,) * ufunc.nout  # type: ignore[union-attr]
     try:
         dtypes = ufunc.resolve_dtypes(spec)
@@ -235,7 +241,20 @@ def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
         from jitcore.lib.operators import _lower_complex_pow
 
         return _lower_complex_pow(b, [x, y], {})
-    return b.intrinsic("pow", [x, y], t)
+    return float_pow(b, x, y)
+
+
+def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """x ** y; a small constant integer exponent becomes multiplications (within an ULP of
+    C's pow, and several times faster)."""
+    if isinstance(y, ir.Const) and isinstance(y.value, int | float) and float(y.value).is_integer():
+        n = int(y.value)
+        if 0 <= n <= 4:
+            result: ir.Value = ir.Const(1.0, type=x.type)
+            for _ in range(n):
+                result = x if result is not None and isinstance(result, ir.Const) else b.binop("mul", result, x)
+            return result
+    return b.intrinsic("pow", [x, y], x.type)
 
 
 def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
@@ -321,12 +340,63 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
     element = _binary_element(op)
     result = _result_type([a, b], out)
+    kinds = [_element_type(x) for x in (a, b)]
+    mixed_sign = op in _COMPARISONS and all(k.is_int for k in kinds) and kinds[0].is_signed != kinds[1].is_signed
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
-        return elementwise(bb, [v[0], v[1]], out, fn)
+        x, y = check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)
+        if mixed_sign:  # exact, as NumPy's mixed signed/unsigned comparison loops
+            fn = lambda b2, xs: mixed_sign_compare(b2, op, xs[0], xs[1])  # noqa: E731
+        else:
+            fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
+        return elementwise(bb, [x, y], out, fn)
 
     return Resolved((None, None), result, lower)
+
+
+_COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
+def _element_type(op: Operand) -> T.Scalar:
+    t = op.type
+    return t.dtype if isinstance(t, T.Array) else t  # type: ignore[return-value]
+
+
+def mixed_sign_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
+    """Compare a signed and an unsigned integer exactly: a negative signed value is below any
+    unsigned one; otherwise both fit the unsigned 64-bit type."""
+    signed_first = x.type.is_signed  # type: ignore[union-attr]
+    s, u = (x, y) if signed_first else (y, x)
+    negative = b.cmp("lt", s, ir.Const(0, type=s.type))
+    xs = b.cast(x, T.U64) if not signed_first else b.cast(b.select(negative, ir.Const(0, type=s.type), x), T.U64)
+    ys = b.cast(y, T.U64) if signed_first else b.cast(b.select(negative, ir.Const(0, type=s.type), y), T.U64)
+    plain = b.cmp(op, xs, ys)
+    # with the signed side negative: signed < unsigned always
+    neg_result = {"eq": False, "ne": True, "lt": signed_first, "le": signed_first,
+                  "gt": not signed_first, "ge": not signed_first}[op]
+    del u
+    return b.select(negative, ir.Const(neg_result, type=T.BOOL), plain)
+
+
+def check_weak_ints(b: LowBuilder, value: ir.Value, op: Operand, loop: T.Scalar) -> ir.Value:
+    """NumPy 2 raises OverflowError when a Python int does not fit the array's integer dtype."""
+    if not (op.weak or (isinstance(op.type, T.Scalar) and op.type == T.I64)):
+        return value
+    if isinstance(op.type, T.Array) or not loop.is_int or loop == T.I64:
+        return value
+    info = np.iinfo(loop.dtype)
+    low, high = ir.Const(max(int(info.min), -(2**63)), type=T.I64), ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
+    out = b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high))
+    b.raise_if(out, OverflowError, f"Python integer out of bounds for {loop.dtype}")
+    return value
+
+
+def resolve_scalar_numpy_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    """A NumPy scalar operation: NumPy's result dtype and element semantics, no exceptions for
+    division by zero or overflow (NumPy warns and gives inf, nan or 0)."""
+    in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
+    element = _binary_element(op)
+    return Resolved((in1, in2), out, lambda bb, v, kw: bb.cast(element(bb, v[0], v[1]), out))
 
 
 def resolve_array_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
@@ -467,7 +537,7 @@ def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             raise TypingError("np.where(condition) with one argument is not supported",
                               hint="use np.where(condition, x, y)")
         return None
-    out = T.from_dtype(np.result_type(*[_numpy_operand(o) for o in args[1:]]))  # type: ignore[arg-type]
+    out = T.from_dtype(np.result_type(*[_result_operand(o) for o in args[1:]]))  # type: ignore[arg-type]
     result = _result_type(args, out)
 
     def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
@@ -484,7 +554,7 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     if len(args) != 3 or kwargs:
         return None
     dtypes = loop_dtypes(np.minimum, [args[0], args[2]])  # NumPy: minimum(maximum(a, lo), hi)
-    out = T.from_dtype(np.result_type(*[_numpy_operand(o) for o in args]))  # type: ignore[arg-type]
+    out = T.from_dtype(np.result_type(*[_result_operand(o) for o in args]))  # type: ignore[arg-type]
     out = dtypes[-1] if isinstance(args[0].type, T.Array) else out
     maximum, minimum = _binary_element("maximum"), _binary_element("minimum")
 
