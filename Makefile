@@ -32,7 +32,8 @@ thorough: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --hypothesis-profile=thorough $(PYTEST_ARGS)
 
 bench: $(STAMP)
-	$(BIN)/python -m pytest benchmarks -q -p no:xdist --benchmark-only $(PYTEST_ARGS)
+	$(BIN)/python -m pytest benchmarks -q -p no:xdist --benchmark-only --benchmark-json=reports/bench.json $(PYTEST_ARGS)
+	$(BIN)/python -m benchmarks.table reports/bench.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info reports .benchmarks

@@ -3,8 +3,12 @@
 * `kernels`: the bundled kernels, written as a NumPy user writes them, with input builders.
 * `reference`: NumPy versions of the loop kernels, to check them and to time them against.
 * `cases`: one `Case` per kernel: its sizes, how its work scales, its NumPy version.
-* `variants`: fresh jitcore and Numba copies of a kernel (compile latency, Numba timings).
-* `test_*.py`: pytest-benchmark suites (`make bench`); `table.py` summarizes their JSON.
+* `variants`: pure-Python, fresh jitcore and Numba copies of a kernel and its callees.
+* `harness`, `conftest`: what the benchmark suites share; `machine`: the host they ran on.
+* `test_kernels`, `test_compile`, `test_memory`: pytest-benchmark suites (`make bench`);
+  `table`: `python -m benchmarks.table reports/bench.json` summarizes their JSON.
+* `test_reference`, `test_table`, `test_demo`: plain tests of the above
+  (`pytest benchmarks -p no:xdist`; `--benchmark-only` skips them).
 * `demo`: `python -m benchmarks.demo` compiles every kernel and checks it against Python.
 
 Nothing here may require Numba: it is an optional extra, measured when importable.

@@ -17,6 +17,7 @@ import numpy as np
 
 from benchmarks import kernels as k
 from benchmarks import reference as ref
+from jitcheck.compare import Difference, Outcome, Tolerance, compare_outcomes
 
 Inputs = tuple[Any, ...]
 
@@ -63,7 +64,10 @@ class Case:
     numpy: Callable[..., Any] | None = None  # NumPy version with the kernel's signature
     python_is_numpy: bool = False  # the kernel itself is NumPy array code
     resets: tuple[int, ...] = ()  # positions of arguments that drift: fresh copy per round
-    rtol: float = 1e-9  # how close Python and NumPy versions must be (summation order)
+    # How far two correct implementations may drift apart, beyond a few ulps: summation
+    # order, and tanh near -1 where 1 + tanh(x) cancels.
+    rtol: float = 0.0
+    atol: float = 0.0
 
     def scale(self, n: int) -> float:
         """By how much a time measured at size `n` must be multiplied to stand for `size`."""
@@ -74,73 +78,74 @@ def _n(n: int) -> str:
     return f"n={n:,}"
 
 
-def _grid(n: int) -> str:
-    return f"{n}x{n}"
+def _kib(n: int) -> str:
+    return f"{8 * n // 1024:,} KiB float64"
 
 
+# A table, so it is laid out as one: sizes first (benchmark, Python, demo, compile latency).
+# fmt: off
 CASES: tuple[Case, ...] = (
-    Case("add", k.add, k.add_inputs, 0, 0, 0, 0, lambda n: "two floats", constant),
-    Case("fib", k.fib, k.fib_inputs, 25, 25, 22, 2, lambda n: f"fib({n})", fib_calls),
-    Case(
-        "leibniz_pi", k.leibniz_pi, k.leibniz_pi_inputs, 1_000_000, 100_000, 300_000, 4,
-        lambda n: f"{n:,} terms", numpy=ref.leibniz_pi, rtol=1e-12,
-    ),
-    Case(
-        "mandel_point", k.mandel_point, k.mandel_point_inputs, 100, 100, 100, 1,
-        lambda n: f"{n} iterations", constant,
-    ),
-    Case(
-        "count_thresh", k.count_thresh, k.count_thresh_inputs, 1_000_000, 100_000, 300_000, 4,
-        _n, numpy=ref.count_thresh,
-    ),
-    Case(
-        "sum_loop", k.sum_loop, k.sum_loop_inputs, 1_000_000, 100_000, 300_000, 4, _n,
-        numpy=ref.sum_loop, rtol=1e-12,
-    ),
-    Case(
-        "dot_loop", k.dot_loop, k.dot_loop_inputs, 1_000_000, 100_000, 300_000, 4, _n,
-        numpy=ref.dot_loop, rtol=1e-12,
-    ),
-    Case(
-        "prefix_sum", k.prefix_sum, k.prefix_sum_inputs, 1_000_000, 100_000, 300_000, 4, _n,
-        numpy=ref.prefix_sum,
-    ),
-    Case(
-        "gelu_loop", k.gelu_loop, k.gelu_loop_inputs, 100_000, 100_000, 100_000, 4, _n,
-        numpy=ref.gelu_loop, rtol=1e-12,
-    ),
-    Case(
-        "gelu", k.gelu, k.gelu_inputs, 100_000, 100_000, 100_000, 4, _n, python_is_numpy=True
-    ),
-    Case(
-        "fused", k.fused, k.fused_inputs, 10_000_000, 10_000_000, 1_000_000, 4, _n,
-        python_is_numpy=True,
-    ),
-    Case(
-        "logreg_step", k.logreg_step, k.logreg_step_inputs, 2_000_000, 2_000_000, 200_000, 4,
-        lambda n: f"{n:,} x 10", python_is_numpy=True, resets=(2,),
-    ),
-    Case(
-        "mandelbrot", k.mandelbrot, k.mandelbrot_inputs, 200, 50, 100, 2,
-        lambda n: f"{n}x{n}, 100 iter", square, numpy=ref.mandelbrot, rtol=0.0,
-    ),
-    Case(
-        "nbody_step", k.nbody_step, k.nbody_step_inputs, 1000, 150, 300, 2, _n, square,
-        numpy=ref.nbody_step, rtol=1e-7,
-    ),
-    Case(
-        "pairwise_distances", k.pairwise_distances, k.pairwise_distances_inputs, 1000, 150,
-        300, 2, lambda n: f"{n:,} x 3", square, numpy=ref.pairwise_distances, rtol=1e-12,
-    ),
-    Case(
-        "matmul", k.matmul, k.matmul_inputs, 200, 50, 80, 2, _grid, cube, numpy=ref.matmul,
-        rtol=1e-12,
-    ),
-    Case(
-        "sieve", k.sieve, k.sieve_inputs, 1_000_000, 100_000, 300_000, 2,
-        lambda n: f"primes <= {n:,}", sieve_work, numpy=ref.sieve,
-    ),
+    # Scalar kernels.
+    Case("add", k.add, k.add_inputs, size=0, python_size=0, demo_size=0, tiny_size=0,
+         label=lambda n: "two floats", work=constant),
+    Case("fib", k.fib, k.fib_inputs, size=25, python_size=25, demo_size=22, tiny_size=2,
+         label=lambda n: f"fib({n})", work=fib_calls),
+    Case("leibniz_pi", k.leibniz_pi, k.leibniz_pi_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=4,
+         label=lambda n: f"{n:,} terms", numpy=ref.leibniz_pi, rtol=1e-12),
+    Case("mandel_point", k.mandel_point, k.mandel_point_inputs,
+         size=100, python_size=100, demo_size=100, tiny_size=1,
+         label=lambda n: f"{n} iterations", work=constant),
+    # Loops over arrays.
+    Case("count_thresh", k.count_thresh, k.count_thresh_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=4,
+         label=_n, numpy=ref.count_thresh),
+    Case("sum_loop", k.sum_loop, k.sum_loop_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=4,
+         label=_n, numpy=ref.sum_loop, rtol=1e-12),
+    Case("dot_loop", k.dot_loop, k.dot_loop_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=4,
+         label=_n, numpy=ref.dot_loop, rtol=1e-12),
+    Case("prefix_sum", k.prefix_sum, k.prefix_sum_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=4,
+         label=_n, numpy=ref.prefix_sum),
+    Case("gelu_loop", k.gelu_loop, k.gelu_loop_inputs,
+         size=100_000, python_size=100_000, demo_size=100_000, tiny_size=4,
+         label=_n, numpy=ref.gelu_loop, rtol=1e-12, atol=1e-12),
+    Case("mandelbrot", k.mandelbrot, k.mandelbrot_inputs,
+         size=200, python_size=200, demo_size=100, tiny_size=2,
+         label=lambda n: f"{n}x{n}, 100 iter", work=square, numpy=ref.mandelbrot),
+    Case("nbody_step", k.nbody_step, k.nbody_step_inputs,
+         size=1000, python_size=200, demo_size=200, tiny_size=2,
+         label=_n, work=square, numpy=ref.nbody_step, rtol=1e-7),
+    Case("pairwise_distances", k.pairwise_distances, k.pairwise_distances_inputs,
+         size=1000, python_size=150, demo_size=200, tiny_size=2,
+         label=lambda n: f"{n:,} x 3", work=square, numpy=ref.pairwise_distances, rtol=1e-12),
+    Case("matmul", k.matmul, k.matmul_inputs,
+         size=200, python_size=60, demo_size=60, tiny_size=2,
+         label=lambda n: f"{n}x{n}", work=cube, numpy=ref.matmul, rtol=1e-12),
+    Case("sieve", k.sieve, k.sieve_inputs,
+         size=1_000_000, python_size=1_000_000, demo_size=300_000, tiny_size=2,
+         label=lambda n: f"primes <= {n:,}", work=sieve_work, numpy=ref.sieve),
+    # Array expressions: the Python version is NumPy code.
+    Case("gelu", k.gelu, k.gelu_inputs,
+         size=100_000, python_size=100_000, demo_size=100_000, tiny_size=4,
+         label=_n, python_is_numpy=True, rtol=1e-12, atol=1e-12),
+    Case("fused", k.fused, k.fused_inputs,
+         size=10_000_000, python_size=10_000_000, demo_size=1_000_000, tiny_size=4,
+         label=_n, python_is_numpy=True),
+    Case("logreg_step", k.logreg_step, k.logreg_step_inputs,
+         size=2_000_000, python_size=2_000_000, demo_size=200_000, tiny_size=4,
+         label=lambda n: f"{n:,} x 10", python_is_numpy=True, resets=(2,), rtol=1e-9),
+    # Allocation: what creating and dropping an array costs in the runtime.
+    Case("alloc_temporary", k.alloc_temporary, k.alloc_inputs,
+         size=131_072, python_size=131_072, demo_size=131_072, tiny_size=4,
+         label=_kib, work=constant),
+    Case("alloc_returned", k.alloc_returned, k.alloc_inputs,
+         size=131_072, python_size=131_072, demo_size=131_072, tiny_size=4,
+         label=_kib),
 )
+# fmt: on
 
 BY_NAME: dict[str, Case] = {case.name: case for case in CASES}
 
@@ -150,34 +155,20 @@ def fresh(args: Inputs) -> Inputs:
     return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
 
 
-def outcome(fn: Callable[..., Any], args: Inputs) -> tuple[Any, ...]:
-    """Call `fn` on a private copy of `args`: its result, then every array argument afterwards
-    (a kernel's output may be what it wrote into an argument)."""
+def run(fn: Callable[..., Any], args: Inputs) -> Outcome:
+    """Call `fn` on a private copy of `args`: what it returned or raised, and the arguments
+    afterwards (a kernel's output may be what it wrote into an argument)."""
     mine = fresh(args)
-    result = fn(*mine)
-    return (result, *(a for a in mine if isinstance(a, np.ndarray)))
+    try:
+        value = fn(*mine)
+    except Exception as exc:
+        return Outcome(error_type=type(exc), error_text=str(exc), args_after=mine)
+    return Outcome(value, args_after=mine)
 
 
-def agree(expected: Any, actual: Any, rtol: float = 1e-12) -> bool:
-    """Equal ints, bools, shapes and dtypes; floats equal within `rtol` (NaN equals NaN).
-
-    TODO: use jitcheck.compare (the project's one equivalence policy) once it exists.
-    """
-    if isinstance(expected, tuple):
-        return (
-            isinstance(actual, tuple)
-            and len(expected) == len(actual)
-            and all(agree(e, a, rtol) for e, a in zip(expected, actual))
-        )
-    if isinstance(expected, np.ndarray) or isinstance(actual, np.ndarray):
-        e, a = np.asarray(expected), np.asarray(actual)
-        if e.shape != a.shape or e.dtype != a.dtype:
-            return False
-        if e.dtype.kind in "fc":
-            return bool(np.allclose(a, e, rtol=rtol, atol=0.0, equal_nan=True))
-        return bool(np.array_equal(a, e))
-    if isinstance(expected, float) or isinstance(actual, float):
-        return math.isclose(expected, actual, rel_tol=rtol) or (
-            math.isnan(expected) and math.isnan(actual)
-        )
-    return type(expected) is type(actual) and expected == actual
+def difference(case: Case, reference: Outcome, other: Outcome) -> Difference | None:
+    """Where `other` departs from `reference` by jitcheck's equivalence policy, with the case's
+    tolerance for two correct implementations (summation order, ulps of tanh), or None."""
+    code = case.kernel.py_func.__code__
+    names = code.co_varnames[: code.co_argcount]
+    return compare_outcomes(reference, other, Tolerance(rtol=case.rtol, atol=case.atol), names)

@@ -48,20 +48,20 @@ def first_line(message: str, limit: int = 160) -> str:
     return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
-def call_auto(kernel: Any, args: Inputs) -> tuple[Any, str | None]:
-    """Call a dispatcher in AUTO mode; the result, and why it fell back to Python if it did.
+def fallback_reason(kernel: Any, args: Inputs) -> str | None:
+    """Call a dispatcher in AUTO mode: None if it ran compiled code, else why it ran Python.
 
     A fallback shows as no compiled signature (each kernel is called with one set of types);
     the reason is the text of the warning, which the dispatcher gives only once.
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", JitFallbackWarning)
-        result = kernel(*args)
+        kernel(*args)
     if kernel.signatures:
-        return result, None
+        return None
     reasons = [str(w.message) for w in caught if issubclass(w.category, JitFallbackWarning)]
     reason = reasons[0].split(" as Python: ", 1)[-1] if reasons else "fell back to Python"
-    return result, first_line(reason)
+    return first_line(reason)
 
 
 @functools.cache
@@ -69,7 +69,7 @@ def jitcore_fallback(name: str) -> str | None:
     """None if jitcore compiles the bundled kernel, else why not (probed on tiny inputs, which
     have the same types as the real ones; this first call is also the compilation)."""
     case = BY_NAME[name]
-    return call_auto(case.kernel, case.inputs(case.tiny_size))[1]
+    return fallback_reason(case.kernel, case.inputs(case.tiny_size))
 
 
 @functools.cache

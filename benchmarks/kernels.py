@@ -5,6 +5,9 @@ inputs for a differential test. Each kernel has an input builder `<kernel>_input
 returns the argument tuple for a problem of size `n` (what `n` means is in its docstring);
 builders use a fixed seed, so every implementation of a kernel sees the same data.
 
+Where an int parameter sets the amount of work or memory (`fib(n)`, `sieve(n)`, iteration
+counts), `@jitcheck` bounds it: an arbitrary int64 would never finish.
+
 Kernels that write into an argument (`gelu_loop`, `mandelbrot`, `nbody_step`, `logreg_step`)
 do so on purpose: writing into a caller's array is how NumPy users avoid allocation.
 """
@@ -15,7 +18,9 @@ import math
 from math import pi, sqrt
 
 import numpy as np
+from hypothesis import strategies as st
 
+from jitcheck.decorator import jitcheck
 from jitcore import Array, jit
 
 Vector = Array[np.float64, 1]
@@ -23,6 +28,11 @@ Matrix = Array[np.float64, 2]
 
 # Gravitational softening of `nbody_step`: keeps close encounters (and i == j) finite.
 SOFTENING = 1e-3
+
+
+# Bounds for the differential tester: small enough to run fast, negative to reach error paths.
+SMALL = st.integers(-3, 22)
+MEDIUM = st.integers(-3, 10_000)
 
 
 def _rng(n: int) -> np.random.Generator:
@@ -44,6 +54,7 @@ def add_inputs(n: int) -> tuple[float, float]:
     return (1.5, float(n))
 
 
+@jitcheck(n=SMALL)
 @jit
 def fib(n: int) -> int:
     """The n-th Fibonacci number by naive recursion: call overhead in compiled code."""
@@ -57,6 +68,7 @@ def fib_inputs(n: int) -> tuple[int]:
     return (n,)
 
 
+@jitcheck(n_terms=MEDIUM)
 @jit
 def leibniz_pi(n_terms: int) -> float:
     """pi from the first `n_terms` terms of the Leibniz series: a scalar loop with a sign flip."""
@@ -73,6 +85,7 @@ def leibniz_pi_inputs(n: int) -> tuple[int]:
     return (n,)
 
 
+@jitcheck(max_iter=st.integers(-3, 300))
 @jit
 def mandel_point(cr: float, ci: float, max_iter: int) -> int:
     """Escape time of c = cr + i*ci: the iteration at which |z| > 2, else `max_iter`."""
@@ -169,6 +182,7 @@ def gelu_loop_inputs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return (_rng(n).standard_normal(n), np.zeros(n))
 
 
+@jitcheck(max_iter=st.integers(-3, 50))
 @jit
 def mandelbrot(
     out: Array[np.int64, 2], x0: float, x1: float, y0: float, y1: float, max_iter: int
@@ -263,6 +277,7 @@ def matmul_inputs(n: int) -> tuple[np.ndarray, np.ndarray]:
     return (rng.random((n, n)), rng.random((n, n)))
 
 
+@jitcheck(n=MEDIUM)
 @jit
 def sieve(n: int) -> int:
     """How many primes are <= n, by the sieve of Eratosthenes on a boolean array."""
@@ -286,6 +301,8 @@ def sieve_inputs(n: int) -> tuple[int]:
 # --- array kernels: array expressions ------------------------------------------------------
 
 
+# NumPy's tanh and a compiled one may differ by an ulp, which 1 + tanh(x) near -1 magnifies.
+@jitcheck(rtol=1e-12, atol=1e-12)
 @jit
 def gelu(x: Vector) -> Vector:
     """GELU (tanh approximation) as one array expression: a candidate for loop fusion."""
@@ -309,6 +326,8 @@ def fused_inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (rng.random(n), rng.random(n), rng.random(n))
 
 
+# np.dot sums in an order of its own (BLAS blocks and vectorizes).
+@jitcheck(rtol=1e-9)
 @jit
 def logreg_step(X: Matrix, Y: Vector, w: Vector) -> Vector:
     """One gradient step of logistic regression, updating the weights `w` in place."""
@@ -328,6 +347,7 @@ def logreg_step_inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 # --- memory: allocation in compiled code ---------------------------------------------------
 
 
+@jitcheck(n=MEDIUM)
 @jit
 def alloc_temporary(n: int) -> float:
     """Create an n-element array, touch both ends, and drop it before returning."""
@@ -337,11 +357,13 @@ def alloc_temporary(n: int) -> float:
     return a[0] + a[n - 1]
 
 
+@jitcheck(n=MEDIUM)
 @jit
 def alloc_returned(n: int) -> Vector:
-    """Create an n-element array and hand it to the caller, who owns it from then on."""
-    a = np.empty(n)
-    a[0] = 1.0
+    """Create an n-element array and hand it to the caller, who owns it from then on.
+
+    Zeroed, not `np.empty`: a result must not depend on what the memory held before."""
+    a = np.zeros(n)
     a[n - 1] = 2.0
     return a
 

@@ -12,7 +12,16 @@ from typing import Any
 
 # Features that decide what the vectorizer can use, widest last.
 SIMD_FEATURES = (
-    "sse4.2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512vl", "avx512bw", "neon", "sve",
+    "sse4.2",
+    "avx",
+    "avx2",
+    "fma",
+    "avx512f",
+    "avx512dq",
+    "avx512vl",
+    "avx512bw",
+    "neon",
+    "sve",
 )
 
 
@@ -35,6 +44,7 @@ def describe() -> dict[str, Any]:
     import llvmlite.binding as llvm
     import numpy as np
 
+    from benchmarks.variants import numba_available
     from jitcore.llvm_opt import host_cpu
 
     cpu, features = host_cpu()
@@ -46,6 +56,6 @@ def describe() -> dict[str, Any]:
         "numpy": np.__version__,
         "llvmlite": _version("llvmlite"),
         "llvm": ".".join(map(str, llvm.llvm_version_info)),
-        "numba": _version("numba"),
+        "numba": _version("numba") if numba_available() else None,
         "jitcore": _version("jitcore"),
     }

@@ -33,9 +33,7 @@ def gelu_loop(x: np.ndarray, out: np.ndarray) -> None:
     out[:] = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x**3)))
 
 
-def mandelbrot(
-    out: np.ndarray, x0: float, x1: float, y0: float, y1: float, max_iter: int
-) -> None:
+def mandelbrot(out: np.ndarray, x0: float, x1: float, y0: float, y1: float, max_iter: int) -> None:
     """Iterate every point at once, masking the escaped ones; the same arithmetic in the same
     order as `mandel_point`, so the escape times are identical, not just close."""
     height, width = out.shape

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from benchmarks.cases import CASES, Case
-from benchmarks.harness import call_auto, first_line, rounds_for, time_once
+from benchmarks.cases import BY_NAME, CASES, Case
+from benchmarks.harness import fallback_reason, first_line, rounds_for, time_once
 from benchmarks.variants import fresh_jit, fresh_numba, numba_available
 
 # Seconds of compiling per benchmark; every round is a whole compilation.
@@ -34,27 +34,28 @@ def _probe(case: Case, compiler: str, make: Callable[[Any], Any], args: tuple) -
     jitcore's per-stage times."""
     fn = make(case.kernel)
     if compiler == "jitcore":
-        reason = call_auto(fn, args)[1]
+        reason = fallback_reason(fn, args)
         if reason is not None:
-            pytest.skip(f"jitcore cannot compile {case.name} yet: {reason}")
+            pytest.skip(f"jitcore cannot compile this kernel yet: {reason}")
         return fn
     try:
         fn(*args)
     except Exception as exc:
-        pytest.skip(f"numba cannot compile {case.name}: {first_line(str(exc))}")
+        pytest.skip(f"numba cannot compile this kernel: {first_line(str(exc))}")
     return fn
 
 
 @pytest.mark.parametrize("compiler", ["jitcore", "numba"])
-@pytest.mark.parametrize("case", CASES, ids=lambda case: case.name)
-def test_compile_latency(benchmark: Any, case: Case, compiler: str) -> None:
+@pytest.mark.parametrize("kernel", [case.name for case in CASES])
+def test_compile_latency(benchmark: Any, kernel: str, compiler: str) -> None:
+    case = BY_NAME[kernel]
     benchmark.group = f"{case.name} (compile)"
     make = _factory(compiler)
     args = case.inputs(case.tiny_size)
     probe = _probe(case, compiler, make, args)
     benchmark.extra_info.update(kind="compile", kernel=case.name, impl=compiler)
     if compiler == "jitcore":
-        stages = probe.stats().stages  # the kernel's own stages; callees compile separately
+        stages = probe.stats().stages  # a callee compiles within the caller's typeinfer
         benchmark.extra_info["stages_ms"] = {k: 1e3 * v for k, v in stages.items()}
 
     def setup() -> tuple[tuple[Any, ...], dict[str, Any]]:

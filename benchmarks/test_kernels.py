@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks.cases import CASES, Case
+from benchmarks.cases import BY_NAME, CASES, Case
 from benchmarks.harness import (
     IMPLEMENTATIONS,
     applies,
@@ -29,22 +29,30 @@ def _id(case: Case, impl: str) -> str:
 
 
 PARAMS = [
-    pytest.param(case, impl, id=_id(case, impl))
+    pytest.param(case.name, impl, id=_id(case, impl))
     for case in CASES
     for impl in IMPLEMENTATIONS
     if applies(case, impl)
 ]
 
 
-@pytest.mark.parametrize(("case", "impl"), PARAMS)
-def test_kernel(benchmark: Any, request: pytest.FixtureRequest, case: Case, impl: str) -> None:
+@pytest.mark.parametrize(("kernel", "impl"), PARAMS)
+def test_kernel(benchmark: Any, request: pytest.FixtureRequest, kernel: str, impl: str) -> None:
+    case = BY_NAME[kernel]
     benchmark.group = case.name
     fn, n, info = implementation(case, impl)
     args = inputs(case.name, n)
     warm_up(impl, fn, args)
     benchmark.extra_info.update(
-        kind="run", kernel=case.name, impl=impl, n=n, size=case.size, scale=case.scale(n),
-        label=case.label(case.size), measured=case.label(n), **info,
+        kind="run",
+        kernel=case.name,
+        impl=impl,
+        n=n,
+        size=case.size,
+        scale=case.scale(n),
+        label=case.label(case.size),
+        measured=case.label(n),
+        **info,
     )
-    budget = request.config.getoption("benchmark_max_time")
+    budget = float(request.config.getoption("benchmark_max_time"))
     run_benchmark(benchmark, fn, args, case.resets, budget)
