@@ -28,5 +28,5 @@ def pytest_addoption(parser):  # type: ignore[no-untyped-def]
         "--update-golden",
         action="store_true",
         default=False,
-        help="rewrite the expected IR listings under tests/jitcore/golden/ from the current output",
+        help="rewrite the golden IR listings under tests/jitcore/golden/ from the current output",
     )

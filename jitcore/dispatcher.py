@@ -8,6 +8,7 @@ compiles a new specialization; a known key never recompiles.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import itertools
@@ -15,7 +16,7 @@ import re
 import sys
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -172,6 +173,9 @@ class Dispatcher:
         self._parsed: ParsedFunction | None = None
         self._parse_seconds = 0.0
         functools.update_wrapper(self, py_func)  # type: ignore[arg-type]
+        # A class of its own, so that its `__call__` can become native code for this function.
+        self.__class__ = type(type(self).__name__, (type(self),), {"__module__": __name__})
+        self._dispatch_generations: list[object] = []
         code = py_func.__code__
         self._nparams = code.co_argcount
         self._param_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
@@ -190,19 +194,50 @@ class Dispatcher:
     # --- calling --------------------------------------------------------------------------
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """The Python-level dispatch. Once something is compiled, the dispatcher's own class
+        gets a native `__call__` that recognizes the compiled signatures by itself and comes
+        back here only for anything else (new types, keywords, defaults, Python fallbacks)."""
+        if _PYTHON_MODE[0]:
+            return self.py_func(*args, **kwargs)
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
         key = tuple(map(_type_key, args))
         target = self._by_key.get(key)
         if target is None:
             target = self._target_for(args, key)
+            self._install_native_dispatch()
         return target(*args)
+
+    def _install_native_dispatch(self) -> None:
+        """Generate a native dispatcher for the compiled signatures (DESIGN.md section 5)."""
+        from jitcore import codegen, runtime
+
+        cases = []
+        for key, target in self._by_key.items():
+            if (
+                isinstance(target, Overload)
+                and target.native is not None
+                and target.wrap_result is None
+            ):
+                cases.append(([_arg_check(k) for k in key], target.keep_alive.address))  # type: ignore[union-attr]
+        if not cases:
+            return
+        name = f"dispatch.{self._serial}"
+        module = codegen.generate_dispatcher(
+            name, self._nparams, cases, runtime.python_mode_flag_address()
+        )
+        native = machine_code.link_dispatcher(module, Dispatcher.__call__.__get__(self))
+        # Keep every generation alive: the previous one may be on the C stack right now (it
+        # called back into Python, which is compiling the new signature).
+        self._dispatch_generations.append(native)
+        type(self).__call__ = native.callable  # type: ignore[method-assign]
 
     def run(self, *args: Any, mode: ExecutionMode | str | None = None, **kwargs: Any) -> Any:
         """Call once in the given mode (default: the dispatcher's own)."""
         mode = ExecutionMode(mode) if isinstance(mode, str) else (mode or self.options.mode)
         if mode is ExecutionMode.PYTHON:
-            return self.py_func(*args, **kwargs)
+            with python_mode():
+                return self.py_func(*args, **kwargs)
         if mode is self.options.mode:
             return self(*args, **kwargs)
         return self.with_options(mode=mode)(*args, **kwargs)
@@ -212,7 +247,8 @@ class Dispatcher:
         n = self._nparams
         if len(args) > n:
             raise TypeError(
-                f"{self.py_func.__name__}() takes {n} positional arguments but {len(args)} were given"
+                f"{self.py_func.__name__}() takes {n} positional arguments "
+                f"but {len(args)} were given"
             )
         bound = list(args)
         names = self._param_names[:n]
@@ -229,7 +265,8 @@ class Dispatcher:
                 bound.append(parsed_defaults[index - first_default])
         if kwargs:
             raise TypeError(
-                f"{self.py_func.__name__}() got an unexpected keyword argument '{next(iter(kwargs))}'"
+                f"{self.py_func.__name__}() got an unexpected keyword argument "
+                f"'{next(iter(kwargs))}'"
             )
         return tuple(bound)
 
@@ -287,7 +324,8 @@ class Dispatcher:
         return self._parsed
 
     def _symbol(self, sig: tuple[T.Type, ...]) -> str:
-        text = f"{self.py_func.__module__}.{self.py_func.__qualname__}({', '.join(map(str, sig))}){self.options}"
+        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
+        text = f"{name}({', '.join(map(str, sig))}){self.options}"
         digest = hashlib.sha1(text.encode()).hexdigest()[:12]
         base = re.sub(
             r"[^A-Za-z0-9_.]",
@@ -296,7 +334,9 @@ class Dispatcher:
         )
         name, n = base, 1
         # A name belongs to one dispatcher, and is never linked twice (after clear()).
-        while _SYMBOLS.setdefault(name, self._serial) != self._serial or machine_code.is_linked(name):
+        while _SYMBOLS.setdefault(name, self._serial) != self._serial or machine_code.is_linked(
+            name
+        ):
             n += 1
             name = f"{base}.{n}"
         base = name
@@ -433,7 +473,8 @@ class Dispatcher:
             return sig
         if not self._overloads:
             raise ValueError(
-                f"{self.py_func.__qualname__} has not been compiled yet; call it or pass signature="
+                f"{self.py_func.__qualname__} has not been compiled yet; "
+                "call it or pass signature="
             )
         return next(reversed(self._overloads))
 
@@ -480,8 +521,37 @@ class Dispatcher:
         """Forget every compiled specialization (the next call compiles again)."""
         self._overloads.clear()
         self._by_key.clear()
+        type(self).__call__ = Dispatcher.__call__  # type: ignore[method-assign]
         self._fallback_reason = None
         self._warned = False
+
+
+_PYTHON_MODE = [0]
+
+
+@contextlib.contextmanager
+def python_mode() -> Iterator[None]:
+    """Within the block, every jitted function runs as plain Python, callees included: the
+    reference behaviour jitcheck compares compiled code with."""
+    from jitcore import runtime
+
+    _PYTHON_MODE[0] += 1
+    runtime.set_python_mode(True)
+    try:
+        yield
+    finally:
+        _PYTHON_MODE[0] -= 1
+        runtime.set_python_mode(False)
+
+
+def _arg_check(key: object):  # noqa: ANN202
+    from jitcore.codegen import ArgCheck
+
+    if isinstance(key, tuple) and key[0] is tuple:
+        return ArgCheck("tuple", id(tuple), items=tuple(_arg_check(k) for k in key[1:]))
+    if isinstance(key, tuple) and key[0] is np.ndarray:
+        return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
+    return ArgCheck("type", id(key))
 
 
 def _strong(t: T.Type) -> T.Type:

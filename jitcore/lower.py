@@ -20,7 +20,9 @@ from jitcore.refcount import insert_refcounts
 _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
 
 
-def lower_function(fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False) -> ir.Function:
+def lower_function(
+    fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False
+) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
     builder = LowBuilder(fn, boundscheck=boundscheck, fastmath=fastmath)
     value_map: dict[ir.Value, ir.Value] = {}

@@ -91,6 +91,31 @@ def runtime_symbols() -> dict[str, int]:
     return addresses
 
 
+METH_KEYWORDS = 0x0002
+_dispatchers = 0
+
+
+def link_dispatcher(module: object, fallback: object) -> NativeFunction:
+    """Link a generated dispatcher; `fallback` (called for any other arguments) becomes the
+    built-in function's `self`, which the generated code receives as its first argument."""
+    from jitcore.llvm_opt import optimize_module
+
+    global _dispatchers
+    ref = optimize_module(module, 2)  # type: ignore[arg-type]
+    name = module.name  # type: ignore[attr-defined]
+    with _lock:
+        _dispatchers += 1
+        library = f"{name}.{_dispatchers}"
+        builder = (
+            llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 2))
+        )
+        tracker = builder.export_symbol(name).link(jit_engine(), library)
+    address = tracker[name]
+    method = _PyMethodDef(b"dispatch", address, METH_FASTCALL | METH_KEYWORDS, None)
+    func = _new_cfunction(ctypes.addressof(method), fallback, None)
+    return NativeFunction(func, address, address, tracker, method)
+
+
 def is_linked(symbol: str) -> bool:
     return symbol in _libraries
 

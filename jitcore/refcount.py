@@ -44,7 +44,9 @@ def _managed_values(fn: ir.Function) -> set[ir.Value]:
     return out
 
 
-def _pointer_roots(fn: ir.Function, managed: set[ir.Value]) -> dict[ir.Value, tuple[ir.Value, ...]]:
+def _pointer_roots(
+    fn: ir.Function, managed: set[ir.Value]
+) -> dict[ir.Value, tuple[ir.Value, ...]]:
     """Raw pointers into an array's memory (its data pointer, addresses computed from it) keep
     the array alive: a use of the pointer counts as a use of the array."""
     roots: dict[ir.Value, tuple[ir.Value, ...]] = {}
@@ -78,11 +80,17 @@ def _liveness(fn: ir.Function, managed: set[ir.Value], roots: dict) -> tuple[dic
         exposed: set[ir.Value] = set()
         for instr in block.instrs:
             if not isinstance(instr, ir.Phi):
-                exposed.update(v for v in _effective_operands(instr, roots) if v in managed and v not in defined)
+                exposed.update(
+                    v
+                    for v in _effective_operands(instr, roots)
+                    if v in managed and v not in defined
+                )
             defined.add(instr)
         if block.terminator is not None:
             exposed.update(
-                v for v in _effective_operands(block.terminator, roots) if v in managed and v not in defined
+                v
+                for v in _effective_operands(block.terminator, roots)
+                if v in managed and v not in defined
             )
         upward[block], defs[block] = exposed, defined
     live_in: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
@@ -122,8 +130,9 @@ def _first_non_phi(block: ir.Block) -> int:
     return sum(1 for _ in block.phis())
 
 
-def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set,
-                      roots: dict) -> None:
+def _release_in_block(
+    fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set, roots: dict
+) -> None:
     """Decref values that die inside `block`: after their last use (or their definition)."""
     phi_count = _first_non_phi(block)
     last: dict[ir.Value, int] = {}
@@ -135,7 +144,9 @@ def _release_in_block(fn: ir.Function, block: ir.Block, managed: set[ir.Value], 
                 if v in managed:
                     last[v] = index
     term = block.terminator
-    end_uses = [v for v in (_effective_operands(term, roots) if term is not None else ()) if v in managed]
+    end_uses = [
+        v for v in (_effective_operands(term, roots) if term is not None else ()) if v in managed
+    ]
     returned = term.value if isinstance(term, ir.Return) else None
     inserts: dict[int, list[ir.Value]] = {}
     at_end: list[ir.Value] = []

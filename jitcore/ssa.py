@@ -591,7 +591,8 @@ class _Builder:
         if base_static is not MISSING and _is_namespace(base_static):
             raise self.unsupported(
                 node,
-                f"`{getattr(base_static, '__name__', base_static)}` has no attribute `{node.attr}`",
+                f"`{getattr(base_static, '__name__', base_static)}` has no attribute "
+                f"`{node.attr}`",
                 "check the spelling",
             )
         return self.emit(ir.GetAttr(self.expr(node.value), node.attr), node)

@@ -141,8 +141,11 @@ class _Inference:
         while changed:
             rounds += 1
             if rounds > 100:
-                raise TypingError("type inference did not settle", loc=self.fn.loc,
-                                  hint="give loop variables one type before the loop")
+                raise TypingError(
+                    "type inference did not settle",
+                    loc=self.fn.loc,
+                    hint="give loop variables one type before the loop",
+                )
             changed = False
             for block in order:
                 for instr in block.instrs:
@@ -208,7 +211,11 @@ class _Inference:
         if strong is None:
             result: T.Type | None = None
             for v, t in weak:
-                result = t if result is None else (unify(result, t) or self._phi_conflict(phi, v, result, t))
+                result = (
+                    t
+                    if result is None
+                    else (unify(result, t) or self._phi_conflict(phi, v, result, t))
+                )
             if result is not None:
                 self.weak.add(phi)
             return result
@@ -225,7 +232,9 @@ class _Inference:
                 strong = joined
         return strong
 
-    def _stays_python_number(self, instr: ir.Instr, operands: tuple, resolved: Resolved | None) -> bool:
+    def _stays_python_number(
+        self, instr: ir.Instr, operands: tuple, resolved: Resolved | None
+    ) -> bool:
         """Python number op Python number, len(), shapes and sizes are Python numbers."""
         if resolved is None or not isinstance(resolved.ret, T.Scalar | T.Tuple):
             return False
@@ -471,8 +480,9 @@ _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 def _python_number_funcs() -> frozenset:
     from jitcore import ssa
 
-    return frozenset({len, int, float, complex, abs, round, min, max, divmod, pow,
-                      ssa._range_bounds})
+    return frozenset(
+        {len, int, float, complex, abs, round, min, max, divmod, pow, ssa._range_bounds}
+    )
 
 
 _PYTHON_NUMBER_FUNCS = _python_number_funcs()

@@ -12,7 +12,9 @@ from jitcore.ir import types as T
 
 
 class LowBuilder:
-    def __init__(self, fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False) -> None:
+    def __init__(
+        self, fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False
+    ) -> None:
         self.fn = fn
         self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
         self.loc: SourceLoc = UNKNOWN_LOC
@@ -144,10 +146,16 @@ class Loop:
     After `finish`, the builder is positioned after the loop, where `values` hold the results.
     """
 
-    def __init__(self, b: LowBuilder, start: ir.Value, stop: ir.Value, carried: list[ir.Value] = ()) -> None:  # type: ignore[assignment]
+    def __init__(
+        self, b: LowBuilder, start: ir.Value, stop: ir.Value, carried: list[ir.Value] = ()
+    ) -> None:  # type: ignore[assignment]
         self.b = b
         pre = b.block
-        self.header, self.body, self.exit = b.new_block("loop"), b.new_block("body"), b.new_block("endloop")
+        self.header, self.body, self.exit = (
+            b.new_block("loop"),
+            b.new_block("body"),
+            b.new_block("endloop"),
+        )
         b.jump(self.header)
         b.position(self.header)
         self.index = b.phi(T.I64, {pre: b.cast(start, T.I64)})

@@ -13,7 +13,7 @@ import numpy as np
 from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder, Loop, i64
+from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib.registry import Operand, Resolved, constant, register_function, register_method
 
 # --- field access and addressing ----------------------------------------------------------
@@ -49,7 +49,9 @@ def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
     return contiguous_strides(b, shapes, itemsize(t), t.layout)
 
 
-def contiguous_strides(b: LowBuilder, shapes: list[ir.Value], size: int, layout: str) -> list[ir.Value]:
+def contiguous_strides(
+    b: LowBuilder, shapes: list[ir.Value], size: int, layout: str
+) -> list[ir.Value]:
     n = len(shapes)
     strides: list[ir.Value] = [i64(size)] * n
     order = range(n - 1, -1, -1) if layout == "C" else range(n)
@@ -60,7 +62,9 @@ def contiguous_strides(b: LowBuilder, shapes: list[ir.Value], size: int, layout:
     return strides
 
 
-def element_ptr(b: LowBuilder, data: ir.Value, indices: list[ir.Value], strides: list[ir.Value]) -> ir.Value:
+def element_ptr(
+    b: LowBuilder, data: ir.Value, indices: list[ir.Value], strides: list[ir.Value]
+) -> ir.Value:
     offset: ir.Value = i64(0)
     for index, stride in zip(indices, strides):
         offset = b.binop("add", offset, b.binop("mul", index, stride))
@@ -87,13 +91,21 @@ def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Val
     return wrapped
 
 
-def make_view(b: LowBuilder, parent: ir.Value, t: T.Array, data: ir.Value, shapes: list[ir.Value],
-              strides: list[ir.Value]) -> ir.Value:
+def make_view(
+    b: LowBuilder,
+    parent: ir.Value,
+    t: T.Array,
+    data: ir.Value,
+    shapes: list[ir.Value],
+    strides: list[ir.Value],
+) -> ir.Value:
     """A new reference to `parent`'s block with other data pointer, shape and strides."""
     return b.intrinsic("arr_make", [block_of(b, parent), data, *shapes, *strides], t)
 
 
-def allocate(b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C") -> ir.Value:
+def allocate(
+    b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C"
+) -> ir.Value:
     """A new uninitialized array owning a fresh runtime block (MemoryError if none)."""
     shapes = [b.cast(s, T.I64) for s in shapes]
     for s in shapes:
@@ -102,7 +114,9 @@ def allocate(b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str
     for s in shapes:
         nbytes = b.binop("mul", nbytes, s)
     block = b.intrinsic("rt_alloc", [nbytes], T.PTR)
-    b.raise_if(b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory")
+    b.raise_if(
+        b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
+    )
     data = b.intrinsic("block_data", [block], T.PTR)
     strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
     t = T.Array(dtype, len(shapes), layout if len(shapes) > 1 else "C")
@@ -166,10 +180,16 @@ def resolve_slice(b: LowBuilder, s: ir.Value, n: ir.Value) -> tuple[ir.Value, ir
 
     start_v = clamp(start, b.select(positive, lower, upper))
     stop_v = clamp(stop, b.select(positive, upper, lower))
-    up_len = b.binop("add", _floordiv_pos(b, b.binop("sub", b.binop("sub", stop_v, start_v), one), step), one)
+    up_len = b.binop(
+        "add", _floordiv_pos(b, b.binop("sub", b.binop("sub", stop_v, start_v), one), step), one
+    )
     down_len = b.binop(
         "add",
-        _floordiv_pos(b, b.binop("sub", b.binop("sub", start_v, stop_v), one), b.emit(ir.UnaryOp("neg", step, type=T.I64))),
+        _floordiv_pos(
+            b,
+            b.binop("sub", b.binop("sub", start_v, stop_v), one),
+            b.emit(ir.UnaryOp("neg", step, type=T.I64)),
+        ),
         one,
     )
     up = b.select(b.cmp("gt", stop_v, start_v), up_len, zero)
@@ -193,7 +213,8 @@ def _index_items(index: Operand, loc: SourceLoc) -> list[T.Type]:
         ok = isinstance(item, T.Slice) or (isinstance(item, T.Scalar) and item.kind in "iu")
         if not ok:
             raise TypingError(
-                f"arrays are indexed by integers and slices here, not {item}", loc=loc,
+                f"arrays are indexed by integers and slices here, not {item}",
+                loc=loc,
                 hint="boolean masks, index arrays and None are not supported",
             )
     return items
@@ -312,8 +333,11 @@ def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
     info = np.iinfo(dtype.dtype)
     low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
     high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
-    b.raise_if(b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high)), OverflowError,
-               f"Python integer out of bounds for {dtype.dtype}")
+    b.raise_if(
+        b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high)),
+        OverflowError,
+        f"Python integer out of bounds for {dtype.dtype}",
+    )
 
 
 def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) -> None:
@@ -372,11 +396,15 @@ def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Valu
         anyt = T.Array(src.type.dtype, src.type.ndim, "A")  # type: ignore[union-attr]
         b.position(copy_end)
         copy_end.terminator = None
-        copied = make_view(b, copied, anyt, data_of(b, copied), shapes_of(b, copied), strides_of(b, copied))
+        copied = make_view(
+            b, copied, anyt, data_of(b, copied), shapes_of(b, copied), strides_of(b, copied)
+        )
         b.jump(join)
         b.position(same_end)
         same_end.terminator = None
-        alias = make_view(b, alias, anyt, data_of(b, alias), shapes_of(b, alias), strides_of(b, alias))
+        alias = make_view(
+            b, alias, anyt, data_of(b, alias), shapes_of(b, alias), strides_of(b, alias)
+        )
         b.jump(join)
         b.position(join)
     return b.phi(copied.type, {copy_end: copied, same_end: alias})  # type: ignore[arg-type]
@@ -414,7 +442,9 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
     assert isinstance(t, T.Array)
     n = t.ndim
     if attr == "shape":
-        return Resolved((None,), T.Tuple((T.I64,) * n), lambda b, v, kw: b.make_tuple(shapes_of(b, v[0])))
+        return Resolved(
+            (None,), T.Tuple((T.I64,) * n), lambda b, v, kw: b.make_tuple(shapes_of(b, v[0]))
+        )
     if attr == "ndim":
         return constant(n, T.I64)
     if attr == "size":
@@ -422,11 +452,15 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
     if attr == "itemsize":
         return constant(itemsize(t), T.I64)
     if attr == "nbytes":
-        return Resolved((None,), T.I64,
-                        lambda b, v, kw: b.binop("mul", size_of(b, shapes_of(b, v[0])), i64(itemsize(t))))
+        return Resolved(
+            (None,),
+            T.I64,
+            lambda b, v, kw: b.binop("mul", size_of(b, shapes_of(b, v[0])), i64(itemsize(t))),
+        )
     if attr == "strides":
         return Resolved(
-            (None,), T.Tuple((T.I64,) * n),
+            (None,),
+            T.Tuple((T.I64,) * n),
             lambda b, v, kw: b.make_tuple(
                 [b.intrinsic("arr_field", [v[0]], T.I64, ("stride", k)) for k in range(n)]
             ),
@@ -439,7 +473,9 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
 
         def lower_t(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             a = v[0]
-            return make_view(b, a, out, data_of(b, a), shapes_of(b, a)[::-1], strides_of(b, a)[::-1])
+            return make_view(
+                b, a, out, data_of(b, a), shapes_of(b, a)[::-1], strides_of(b, a)[::-1]
+            )
 
         return Resolved((None,), out, lower_t)
     if attr in {"real", "imag"} and t.dtype.is_complex:
@@ -455,10 +491,18 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         return Resolved((None,), out, lower_part)
     if attr in {"real", "imag"}:
         if attr == "real":
-            return Resolved((None,), t, lambda b, v, kw: make_view(b, v[0], t, data_of(b, v[0]),
-                                                                    shapes_of(b, v[0]), strides_of(b, v[0])))
-    raise TypingError(f"arrays have no attribute `{attr}` in compiled code", loc=loc,
-                      hint="supported: shape, ndim, size, itemsize, nbytes, strides, dtype, T, real, imag")
+            return Resolved(
+                (None,),
+                t,
+                lambda b, v, kw: make_view(
+                    b, v[0], t, data_of(b, v[0]), shapes_of(b, v[0]), strides_of(b, v[0])
+                ),
+            )
+    raise TypingError(
+        f"arrays have no attribute `{attr}` in compiled code",
+        loc=loc,
+        hint="supported: shape, ndim, size, itemsize, nbytes, strides, dtype, T, real, imag",
+    )
 
 
 def resolve_len(a: Operand) -> Resolved:
@@ -471,8 +515,11 @@ def resolve_len(a: Operand) -> Resolved:
 
 def resolve_unpack_check(value: Operand, n: Operand) -> Resolved:
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        b.raise_if(b.cmp("ne", shape_of(b, v[0], 0), i64(n.const)), ValueError,  # type: ignore[arg-type]
-                   f"cannot unpack array: expected {n.const} values")
+        b.raise_if(
+            b.cmp("ne", shape_of(b, v[0], 0), i64(n.const)),
+            ValueError,  # type: ignore[arg-type]
+            f"cannot unpack array: expected {n.const} values",
+        )
         return ir.Const(None, type=T.NONE)
 
     return Resolved((None, None), T.NONE, lower)
@@ -485,8 +532,11 @@ def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
     t = a.type
     assert isinstance(t, T.Array)
     shapes = shapes_of(b, a)
-    b.raise_if(b.cmp("ne", size_of(b, shapes), i64(1)), ValueError,
-               "The truth value of an array with more than one element is ambiguous")
+    b.raise_if(
+        b.cmp("ne", size_of(b, shapes), i64(1)),
+        ValueError,
+        "The truth value of an array with more than one element is ambiguous",
+    )
     return truth(b, load(b, data_of(b, a), t.dtype))
 
 
@@ -501,8 +551,10 @@ def _dtype_arg(op: Operand | None, default: np.dtype) -> T.Scalar:
             return T.from_dtype(np.dtype(op.const))  # type: ignore[call-overload]
         except TypeError:
             pass
-    raise TypingError(f"dtype must be a constant NumPy dtype or type, not {op.type}",
-                      hint="write dtype=np.float64 (or a module-level constant)")
+    raise TypingError(
+        f"dtype must be a constant NumPy dtype or type, not {op.type}",
+        hint="write dtype=np.float64 (or a module-level constant)",
+    )
 
 
 def _shape_arg(op: Operand) -> int:
@@ -538,13 +590,21 @@ def _filled(fill: object | None):  # noqa: ANN202
             if len(args) < 2:
                 return None
             shape, value = args[0], args[1]
-            default = np.result_type(_python_value(value)) if not kwargs.get("dtype") and len(args) < 3 else None
-            dtype = _dtype_arg(kwargs.pop("dtype", args[2] if len(args) > 2 else None), default or np.float64)
+            default = (
+                np.result_type(_python_value(value))
+                if not kwargs.get("dtype") and len(args) < 3
+                else None
+            )
+            dtype = _dtype_arg(
+                kwargs.pop("dtype", args[2] if len(args) > 2 else None), default or np.float64
+            )
         else:
             if not 1 <= len(args) <= 2:
                 return None
             shape, value = args[0], None
-            dtype = _dtype_arg(kwargs.pop("dtype", args[1] if len(args) > 1 else None), np.dtype(np.float64))
+            dtype = _dtype_arg(
+                kwargs.pop("dtype", args[1] if len(args) > 1 else None), np.dtype(np.float64)
+            )
         if kwargs:
             raise TypingError(f"unsupported keyword arguments {sorted(kwargs)}")
         ndim = _shape_arg(shape)
@@ -558,8 +618,12 @@ def _filled(fill: object | None):  # noqa: ANN202
             return arr
 
         arg_types: tuple = (None, None) if fill == "full" else (None,)
-        return Resolved(arg_types[: len(args)] + (None,) * (len(args) - len(arg_types)), out, lower,
-                        kwargs={k: None for k in ("dtype",)})
+        return Resolved(
+            arg_types[: len(args)] + (None,) * (len(args) - len(arg_types)),
+            out,
+            lower,
+            kwargs={k: None for k in ("dtype",)},
+        )
 
     return rule
 
@@ -585,13 +649,24 @@ def fill_contiguous(b: LowBuilder, arr: ir.Value, value: ir.Value) -> None:
     t = arr.type
     assert isinstance(t, T.Array)
     n = size_of(b, shapes_of(b, arr))
-    if isinstance(value, ir.Const) and value.value == 0 and not (isinstance(value.value, float) and str(value.value) == "-0.0"):
-        b.intrinsic("memset", [data_of(b, arr), ir.Const(0, type=T.I8),
-                               b.binop("mul", n, i64(itemsize(t)))], T.NONE)
+    if (
+        isinstance(value, ir.Const)
+        and value.value == 0
+        and not (isinstance(value.value, float) and str(value.value) == "-0.0")
+    ):
+        b.intrinsic(
+            "memset",
+            [data_of(b, arr), ir.Const(0, type=T.I8), b.binop("mul", n, i64(itemsize(t)))],
+            T.NONE,
+        )
         return
     data = data_of(b, arr)
     loop = Loop(b, i64(0), n)
-    store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(itemsize(t)))], T.PTR), value)
+    store(
+        b,
+        b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(itemsize(t)))], T.PTR),
+        value,
+    )
     loop.finish()
 
 
@@ -666,14 +741,19 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         vals = [b.cast(x, work) for x in v]
         start, stop, step = (
-            (ir.Const(0, type=work), vals[0], ir.Const(1, type=work)) if len(vals) == 1
-            else (vals[0], vals[1], ir.Const(1, type=work)) if len(vals) == 2 else tuple(vals)
+            (ir.Const(0, type=work), vals[0], ir.Const(1, type=work))
+            if len(vals) == 1
+            else (vals[0], vals[1], ir.Const(1, type=work))
+            if len(vals) == 2
+            else tuple(vals)
         )
         zero = ir.Const(0, type=work)
         b.raise_if(b.cmp("eq", step, zero), ZeroDivisionError, "arange step cannot be zero")
         if work == T.F64:
             count = b.intrinsic("ceil", [b.binop("div", b.binop("sub", stop, start), step)], T.F64)
-            count = b.select(b.cmp("gt", count, ir.Const(0.0, type=T.F64)), count, ir.Const(0.0, type=T.F64))
+            count = b.select(
+                b.cmp("gt", count, ir.Const(0.0, type=T.F64)), count, ir.Const(0.0, type=T.F64)
+            )
             n = b.cast(count, T.I64)
         else:
             diff = b.binop("sub", stop, start)  # ceil(diff / step), any signs
@@ -686,8 +766,13 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         data = data_of(b, out)
         loop = Loop(b, i64(0), n)
         value = b.binop("add", start, b.binop("mul", b.cast(loop.index, work), step))
-        store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))], T.PTR),
-              b.cast(value, dtype))
+        store(
+            b,
+            b.intrinsic(
+                "ptr_add", [data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))], T.PTR
+            ),
+            b.cast(value, dtype),
+        )
         loop.finish()
         return out
 
@@ -697,7 +782,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 @register_function(np.linspace)
 def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
-    num = kwargs.pop("num", args[2] if len(args) > 2 else None)
+    kwargs.pop("num", None)  # num is read by position or keyword when lowering
     endpoint = kwargs.pop("endpoint", args[3] if len(args) > 3 else None)
     if kwargs or not 2 <= len(args) <= 4:
         return None
@@ -712,8 +797,13 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
         div = b.binop("sub", n, i64(1)) if with_end else n
         divf = b.cast(div, T.F64)
         delta = b.binop("sub", stop, start)
-        step = b.binop("div", delta, b.select(b.cmp("eq", divf, ir.Const(0.0, type=T.F64)),
-                                               ir.Const(1.0, type=T.F64), divf))
+        step = b.binop(
+            "div",
+            delta,
+            b.select(
+                b.cmp("eq", divf, ir.Const(0.0, type=T.F64)), ir.Const(1.0, type=T.F64), divf
+            ),
+        )
         out = allocate(b, T.F64, [n], "C")
         data = data_of(b, out)
         loop = Loop(b, i64(0), n)
@@ -725,9 +815,17 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
             done = b.new_block("done")
             b.branch(b.cmp("gt", n, i64(1)), last, done)
             b.position(last)
-            store(b, b.intrinsic("ptr_add", [data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))], T.PTR), stop)
+            store(
+                b,
+                b.intrinsic(
+                    "ptr_add", [data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))], T.PTR
+                ),
+                stop,
+            )
             b.jump(done)
             b.position(done)
         return out
 
-    return Resolved((None,) * len(args), T.Array(T.F64, 1, "C"), lower, kwargs={"num": None, "endpoint": None})
+    return Resolved(
+        (None,) * len(args), T.Array(T.F64, 1, "C"), lower, kwargs={"num": None, "endpoint": None}
+    )

@@ -69,8 +69,11 @@ def _check_bound(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     name = args[1].const
 
     def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
-        b.raise_if(b.not_(vals[0]), UnboundLocalError,
-                   f"cannot access local variable '{name}' where it is not associated with a value")
+        b.raise_if(
+            b.not_(vals[0]),
+            UnboundLocalError,
+            f"cannot access local variable '{name}' where it is not associated with a value",
+        )
         return ir.Const(None, type=T.NONE)
 
     return Resolved((T.BOOL, None), T.NONE, lower)
@@ -157,8 +160,10 @@ def _min_max(name: str, op: str):  # noqa: ANN202
 
             return Resolved((None,), common, lower_tuple)
         if len(args) == 1 and isinstance(args[0].type, T.Array):
-            raise TypingError(f"{name}() over an array is not supported in compiled code",
-                              hint=f"use np.{name}(a) or a.{name}()")
+            raise TypingError(
+                f"{name}() over an array is not supported in compiled code",
+                hint=f"use np.{name}(a) or a.{name}()",
+            )
         if len(args) < 2:
             return None
         common = _common_scalar(name, args)

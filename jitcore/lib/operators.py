@@ -123,15 +123,25 @@ def _with_weak_checks(resolved: Resolved, a: Operand, b: Operand) -> Resolved:
     """NumPy 2: a Python int combined with a narrower NumPy int must fit it (OverflowError)."""
     targets = resolved.args
     checks = [
-        i for i, (op, target) in enumerate(zip((a, b), targets))
-        if op.weak and not op.is_const and op.type == T.I64 and isinstance(target, T.Scalar)
-        and target.is_int and target != T.I64
+        i
+        for i, (op, target) in enumerate(zip((a, b), targets))
+        if op.weak
+        and not op.is_const
+        and op.type == T.I64
+        and isinstance(target, T.Scalar)
+        and target.is_int
+        and target != T.I64
     ]
     if not checks or resolved.lower is None:
         return resolved
     inner = resolved.lower
-    return Resolved(tuple(None if i in checks else t for i, t in enumerate(targets)), resolved.ret,
-                    _checked_lower(inner, checks, targets), resolved.kwargs, resolved.const)
+    return Resolved(
+        tuple(None if i in checks else t for i, t in enumerate(targets)),
+        resolved.ret,
+        _checked_lower(inner, checks, targets),
+        resolved.kwargs,
+        resolved.const,
+    )
 
 
 def _checked_lower(inner, checks: list[int], targets: tuple):  # noqa: ANN001, ANN202
@@ -203,12 +213,14 @@ def _lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.
     abs_c = b.intrinsic("fabs", [c], part)
     abs_d = b.intrinsic("fabs", [d], part)
     c_big = b.cmp("ge", abs_c, abs_d)
-    # |c| >= |d|: ratio = d/c, denom = c + d*ratio, re = (a + b*ratio)/denom, im = (b - a*ratio)/denom
+    # |c| >= |d|: ratio = d/c, denom = c + d*ratio,
+    # re = (a + b*ratio)/denom, im = (b - a*ratio)/denom
     r1 = b.binop("div", d, c)
     den1 = b.binop("add", c, b.binop("mul", d, r1))
     re1 = b.binop("div", b.binop("add", a, b.binop("mul", bb, r1)), den1)
     im1 = b.binop("div", b.binop("sub", bb, b.binop("mul", a, r1)), den1)
-    # otherwise: ratio = c/d, denom = c*ratio + d, re = (a*ratio + b)/denom, im = (b*ratio - a)/denom
+    # otherwise: ratio = c/d, denom = c*ratio + d,
+    # re = (a*ratio + b)/denom, im = (b*ratio - a)/denom
     r2 = b.binop("div", c, d)
     den2 = b.binop("add", b.binop("mul", c, r2), d)
     re2 = b.binop("div", b.binop("add", b.binop("mul", a, r2), bb), den2)

@@ -73,11 +73,23 @@ def _axis(args: list[Operand], kwargs: dict[str, Operand], position: int, ndim: 
         raise TypingError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
     axis %= ndim
     if ndim != 1 and ndim != 2:
-        raise TypingError("axis= is supported for 1-D and 2-D arrays", hint="reduce the whole array")
+        raise TypingError(
+            "axis= is supported for 1-D and 2-D arrays", hint="reduce the whole array"
+        )
     return None if ndim == 1 else axis
 
 
-_ROW_OPS = {"sum": 0, "prod": 1, "min": 2, "max": 3, "any": 4, "all": 5, "mean": 6, "var": 7, "std": 8}
+_ROW_OPS = {
+    "sum": 0,
+    "prod": 1,
+    "min": 2,
+    "max": 3,
+    "any": 4,
+    "all": 5,
+    "mean": 6,
+    "var": 7,
+    "std": 8,
+}
 
 
 def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
@@ -90,7 +102,9 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         kwargs.pop("axis", None)
         if kwargs:
             raise TypingError(f"np.{name}: unsupported keyword arguments {sorted(kwargs)}")
-        acc = {"sum": sum_dtype, "same": lambda d: d, "mean": mean_dtype, "bool": lambda d: d}[result](t.dtype)
+        acc = {"sum": sum_dtype, "same": lambda d: d, "mean": mean_dtype, "bool": lambda d: d}[
+            result
+        ](t.dtype)
         kern = kernel
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
@@ -125,7 +139,9 @@ def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved
         if axis == 0:  # reduce columns: rows of the transpose
             shapes = A.shapes_of(b, a)
             strides = A.strides_of(b, a)
-            a = A.make_view(b, a, T.Array(t.dtype, 2, "A"), A.data_of(b, a), shapes[::-1], strides[::-1])
+            a = A.make_view(
+                b, a, T.Array(t.dtype, 2, "A"), A.data_of(b, a), shapes[::-1], strides[::-1]
+            )
         rows = A.allocate(b, acc, A.shapes_of(b, a), "C")
         elementwise(b, [a], acc, lambda bb, xs: xs[0], out=rows)
         out = A.allocate(b, out_dtype, [A.shape_of(b, rows, 0)], "C")
@@ -206,8 +222,11 @@ def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolve
         resolved = _call("dot_mm", [contiguous[2], contiguous[2], contiguous[2]])
         out_t = contiguous[2]
     else:
-        raise TypingError(f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported", loc=loc,
-                          hint="supported: 1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D")
+        raise TypingError(
+            f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported",
+            loc=loc,
+            hint="supported: 1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D",
+        )
 
     def contiguous_copy(b: LowBuilder, a: ir.Value) -> ir.Value:
         t = a.type

@@ -19,7 +19,7 @@ import numpy as np
 from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder, Loop, i64
+from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 
@@ -29,8 +29,13 @@ ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
 # --- the loop engine ----------------------------------------------------------------------
 
 
-def elementwise(b: LowBuilder, inputs: list[ir.Value], out_dtype: T.Scalar, fn: ScalarFn,
-                out: ir.Value | None = None) -> ir.Value:
+def elementwise(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    out_dtype: T.Scalar,
+    fn: ScalarFn,
+    out: ir.Value | None = None,
+) -> ir.Value:
     """Compute `fn` over the broadcast of `inputs` (arrays and scalars) into `out` (allocated
     C-contiguous when None). Returns the output array (a new reference if allocated here)."""
     arrays = [x for x in inputs if isinstance(x.type, T.Array)]
@@ -53,7 +58,11 @@ def elementwise(b: LowBuilder, inputs: list[ir.Value], out_dtype: T.Scalar, fn: 
         if isinstance(same, ir.Const) and not same.value:
             _general_loops(b, inputs, fn, out, shape)
         else:
-            flat, general, join = b.new_block("flat"), b.new_block("broadcast"), b.new_block("done")
+            flat, general, join = (
+                b.new_block("flat"),
+                b.new_block("broadcast"),
+                b.new_block("done"),
+            )
             b.branch(same, flat, general)
             b.position(flat)
             _flat_loop(b, inputs, fn, out, A.size_of(b, shape))
@@ -67,15 +76,20 @@ def elementwise(b: LowBuilder, inputs: list[ir.Value], out_dtype: T.Scalar, fn: 
     return out
 
 
-def _broadcast_shape(b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.Value | None) -> list[ir.Value]:
+def _broadcast_shape(
+    b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.Value | None
+) -> list[ir.Value]:
     if out is not None:
         shape = A.shapes_of(b, out)
         for a in arrays:
             offset = ndim - a.type.ndim  # type: ignore[union-attr]
             for k, ak in enumerate(A.shapes_of(b, a)):
                 ok = b.or_(b.cmp("eq", ak, shape[k + offset]), b.cmp("eq", ak, i64(1)))
-                b.raise_if(b.not_(ok), ValueError,
-                           "non-broadcastable operand: shapes do not match the output")
+                b.raise_if(
+                    b.not_(ok),
+                    ValueError,
+                    "non-broadcastable operand: shapes do not match the output",
+                )
         return shape
     shape = [i64(1)] * ndim
     for a in arrays:
@@ -85,29 +99,45 @@ def _broadcast_shape(b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.V
             if isinstance(cur, ir.Const) and cur.value == 1:
                 shape[k + offset] = ak
                 continue
-            ok = b.or_(b.or_(b.cmp("eq", cur, ak), b.cmp("eq", cur, i64(1))), b.cmp("eq", ak, i64(1)))
+            ok = b.or_(
+                b.or_(b.cmp("eq", cur, ak), b.cmp("eq", cur, i64(1))), b.cmp("eq", ak, i64(1))
+            )
             b.raise_if(b.not_(ok), ValueError, "operands could not be broadcast together")
             shape[k + offset] = b.select(b.cmp("eq", cur, i64(1)), ak, cur)
     return shape
 
 
-def _flat_loop(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value) -> None:
+def _flat_loop(
+    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value
+) -> None:
     datas = {id(x): A.data_of(b, x) for x in inputs if isinstance(x.type, T.Array)}
     out_data = A.data_of(b, out)
     loop = Loop(b, i64(0), n)
     values = []
     for x in inputs:
         if isinstance(x.type, T.Array):
-            ptr = b.intrinsic("ptr_add", [datas[id(x)], b.binop("mul", loop.index, i64(A.itemsize(x.type)))], T.PTR)
+            ptr = b.intrinsic(
+                "ptr_add",
+                [datas[id(x)], b.binop("mul", loop.index, i64(A.itemsize(x.type)))],
+                T.PTR,
+            )
             values.append(A.load(b, ptr, x.type.dtype))
         else:
             values.append(x)
     result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
-    A.store(b, b.intrinsic("ptr_add", [out_data, b.binop("mul", loop.index, i64(A.itemsize(out.type)))], T.PTR), result)  # type: ignore[arg-type]
+    A.store(
+        b,
+        b.intrinsic(
+            "ptr_add", [out_data, b.binop("mul", loop.index, i64(A.itemsize(out.type)))], T.PTR
+        ),
+        result,
+    )  # type: ignore[arg-type]
     loop.finish()
 
 
-def _general_loops(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]) -> None:
+def _general_loops(
+    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]
+) -> None:
     ndim = len(shape)
     eff: dict[int, list[ir.Value]] = {}
     for x in inputs:
@@ -130,8 +160,15 @@ def _general_loops(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.
         loop.finish()
 
 
-def _store_element(b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, indices: list[ir.Value],
-                   eff: dict[int, list[ir.Value]], eff_out: list[ir.Value] | None = None) -> None:
+def _store_element(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    fn: ScalarFn,
+    out: ir.Value,
+    indices: list[ir.Value],
+    eff: dict[int, list[ir.Value]],
+    eff_out: list[ir.Value] | None = None,
+) -> None:
     values = []
     for x in inputs:
         if isinstance(x.type, T.Array):
@@ -165,17 +202,27 @@ def _result_operand(op: Operand) -> object:
     return {int: 0, float: 0.0, complex: 0j, bool: False}.get(kind, kind)  # type: ignore[call-overload]
 
 
-def loop_dtypes(ufunc: np.ufunc, operands: list[Operand], loc: SourceLoc | None = None) -> list[T.Scalar]:
+def loop_dtypes(
+    ufunc: np.ufunc, operands: list[Operand], loc: SourceLoc | None = None
+) -> list[T.Scalar]:
     """NumPy's loop dtypes for `ufunc` on these operands: inputs..., output."""
     spec = tuple(_numpy_operand(o) for o in operands) + (None,) * ufunc.nout
     if all(isinstance(o.type, T.Scalar) and o.weak for o in operands):
         # only Python numbers: they count as their default dtypes (np.divide(1, 2) is f64)
-        spec = tuple(o.type.dtype if isinstance(o.type, T.Scalar) else x for o, x in zip(operands, spec)) + (None,) * ufunc.nout  # type: ignore[union-attr]
+        spec = (
+            tuple(
+                o.type.dtype if isinstance(o.type, T.Scalar) else x for o, x in zip(operands, spec)
+            )
+            + (None,) * ufunc.nout
+        )  # type: ignore[union-attr]
     try:
         dtypes = ufunc.resolve_dtypes(spec)
     except Exception as exc:  # noqa: BLE001 - NumPy's own message says why
-        raise TypingError(f"np.{ufunc.__name__} does not support {', '.join(str(o.type) for o in operands)}: {exc}",
-                          loc=loc) from None
+        raise TypingError(
+            f"np.{ufunc.__name__} does not support "
+            f"{', '.join(str(o.type) for o in operands)}: {exc}",
+            loc=loc,
+        ) from None
     return [T.from_dtype(d) for d in dtypes]
 
 
@@ -224,7 +271,9 @@ def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Val
     floordiv = b.intrinsic("floor", [div], t)
     round_up = b.cmp("gt", b.binop("sub", div, floordiv), ir.Const(0.5, type=t))
     floordiv = b.select(round_up, b.binop("add", floordiv, ir.Const(1.0, type=t)), floordiv)
-    floordiv = b.select(b.cmp("eq", div, zero), b.intrinsic("copysign", [zero, b.binop("div", x, y)], t), floordiv)
+    floordiv = b.select(
+        b.cmp("eq", div, zero), b.intrinsic("copysign", [zero, b.binop("div", x, y)], t), floordiv
+    )
     y_zero = b.cmp("eq", y, zero)
     return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, mod, mod2)
 
@@ -234,8 +283,11 @@ def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     assert isinstance(t, T.Scalar)
     if t.is_int:
         if t.is_signed:
-            b.raise_if(b.cmp("lt", y, ir.Const(0, type=t)), ValueError,
-                       "Integers to negative integer powers are not allowed.")
+            b.raise_if(
+                b.cmp("lt", y, ir.Const(0, type=t)),
+                ValueError,
+                "Integers to negative integer powers are not allowed.",
+            )
         return b.intrinsic("ipow", [x, y], t)
     if t.is_complex:
         from jitcore.lib.operators import _lower_complex_pow
@@ -247,12 +299,20 @@ def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
 def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     """x ** y; a small constant integer exponent becomes multiplications (within an ULP of
     C's pow, and several times faster)."""
-    if isinstance(y, ir.Const) and isinstance(y.value, int | float) and float(y.value).is_integer():
+    if (
+        isinstance(y, ir.Const)
+        and isinstance(y.value, int | float)
+        and float(y.value).is_integer()
+    ):
         n = int(y.value)
         if 0 <= n <= 4:
             result: ir.Value = ir.Const(1.0, type=x.type)
             for _ in range(n):
-                result = x if result is not None and isinstance(result, ir.Const) else b.binop("mul", result, x)
+                result = (
+                    x
+                    if result is not None and isinstance(result, ir.Const)
+                    else b.binop("mul", result, x)
+                )
             return result
     return b.intrinsic("pow", [x, y], x.type)
 
@@ -261,7 +321,11 @@ def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
     t = x.type
     zero = ir.Const(0, type=t)
     width = ir.Const(t.bits, type=t)  # type: ignore[union-attr]
-    too_far = b.or_(b.cmp("ge", n, width), b.cmp("lt", n, zero)) if t.is_signed else b.cmp("ge", n, width)  # type: ignore[union-attr]
+    too_far = (
+        b.or_(b.cmp("ge", n, width), b.cmp("lt", n, zero))
+        if t.is_signed
+        else b.cmp("ge", n, width)
+    )  # type: ignore[union-attr]
     safe = b.select(too_far, zero, n)
     if op == "shl":
         return b.select(too_far, zero, b.binop("shl", x, safe))
@@ -293,11 +357,17 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
         if op in {"eq", "ne", "lt", "le", "gt", "ge"}:
             return b.cmp(op, x, y)
         if op == "minimum":
-            return b.select(b.or_(b.cmp("lt", x, y), _isnan(b, x)), x, y) if t.is_float else \
-                b.select(b.cmp("lt", x, y), x, y)
+            return (
+                b.select(b.or_(b.cmp("lt", x, y), _isnan(b, x)), x, y)
+                if t.is_float
+                else b.select(b.cmp("lt", x, y), x, y)
+            )
         if op == "maximum":
-            return b.select(b.or_(b.cmp("gt", x, y), _isnan(b, x)), x, y) if t.is_float else \
-                b.select(b.cmp("gt", x, y), x, y)
+            return (
+                b.select(b.or_(b.cmp("gt", x, y), _isnan(b, x)), x, y)
+                if t.is_float
+                else b.select(b.cmp("gt", x, y), x, y)
+            )
         if op in {"arctan2", "hypot"}:
             return b.intrinsic({"arctan2": "atan2", "hypot": "hypot"}[op], [x, y], t)
         raise TypingError(f"no elementwise {op}")
@@ -322,10 +392,23 @@ def _complex_div_nocheck(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
 
 
 UFUNC_OF_OP = {
-    "add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.true_divide,
-    "floordiv": np.floor_divide, "mod": np.remainder, "pow": np.power, "and": np.bitwise_and,
-    "or": np.bitwise_or, "xor": np.bitwise_xor, "shl": np.left_shift, "shr": np.right_shift,
-    "eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.true_divide,
+    "floordiv": np.floor_divide,
+    "mod": np.remainder,
+    "pow": np.power,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+    "shl": np.left_shift,
+    "shr": np.right_shift,
+    "eq": np.equal,
+    "ne": np.not_equal,
+    "lt": np.less,
+    "le": np.less_equal,
+    "gt": np.greater,
     "ge": np.greater_equal,
 }
 
@@ -341,7 +424,11 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
     element = _binary_element(op)
     result = _result_type([a, b], out)
     kinds = [_element_type(x) for x in (a, b)]
-    mixed_sign = op in _COMPARISONS and all(k.is_int for k in kinds) and kinds[0].is_signed != kinds[1].is_signed
+    mixed_sign = (
+        op in _COMPARISONS
+        and all(k.is_int for k in kinds)
+        and kinds[0].is_signed != kinds[1].is_signed
+    )
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         x, y = check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)
@@ -368,12 +455,26 @@ def mixed_sign_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.V
     signed_first = x.type.is_signed  # type: ignore[union-attr]
     s, u = (x, y) if signed_first else (y, x)
     negative = b.cmp("lt", s, ir.Const(0, type=s.type))
-    xs = b.cast(x, T.U64) if not signed_first else b.cast(b.select(negative, ir.Const(0, type=s.type), x), T.U64)
-    ys = b.cast(y, T.U64) if signed_first else b.cast(b.select(negative, ir.Const(0, type=s.type), y), T.U64)
+    xs = (
+        b.cast(x, T.U64)
+        if not signed_first
+        else b.cast(b.select(negative, ir.Const(0, type=s.type), x), T.U64)
+    )
+    ys = (
+        b.cast(y, T.U64)
+        if signed_first
+        else b.cast(b.select(negative, ir.Const(0, type=s.type), y), T.U64)
+    )
     plain = b.cmp(op, xs, ys)
     # with the signed side negative: signed < unsigned always
-    neg_result = {"eq": False, "ne": True, "lt": signed_first, "le": signed_first,
-                  "gt": not signed_first, "ge": not signed_first}[op]
+    neg_result = {
+        "eq": False,
+        "ne": True,
+        "lt": signed_first,
+        "le": signed_first,
+        "gt": not signed_first,
+        "ge": not signed_first,
+    }[op]
     del u
     return b.select(negative, ir.Const(neg_result, type=T.BOOL), plain)
 
@@ -385,7 +486,10 @@ def check_weak_ints(b: LowBuilder, value: ir.Value, op: Operand, loop: T.Scalar)
     if isinstance(op.type, T.Array) or not loop.is_int or loop == T.I64:
         return value
     info = np.iinfo(loop.dtype)
-    low, high = ir.Const(max(int(info.min), -(2**63)), type=T.I64), ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
+    low, high = (
+        ir.Const(max(int(info.min), -(2**63)), type=T.I64),
+        ir.Const(min(int(info.max), 2**63 - 1), type=T.I64),
+    )
     out = b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high))
     b.raise_if(out, OverflowError, f"Python integer out of bounds for {loop.dtype}")
     return value
@@ -411,8 +515,11 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
         raise TypingError(f"unsupported in-place array operation {op}", loc=loc)
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
     if not np.can_cast(out.dtype, target.dtype.dtype, "same_kind"):
-        raise TypingError(f"cannot cast the result {out} of {op} back to {target.dtype} in place", loc=loc,
-                          hint="NumPy refuses this cast too (UFuncTypeError); assign a new array")
+        raise TypingError(
+            f"cannot cast the result {out} of {op} back to {target.dtype} in place",
+            loc=loc,
+            hint="NumPy refuses this cast too (UFuncTypeError); assign a new array",
+        )
     element = _binary_element(op)
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -421,7 +528,9 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
             other = A.copy_if_overlapping(bb, other, dest)
         fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
         elementwise(bb, [dest, other], target.dtype, fn, out=dest)
-        return A.make_view(bb, dest, target, A.data_of(bb, dest), A.shapes_of(bb, dest), A.strides_of(bb, dest))
+        return A.make_view(
+            bb, dest, target, A.data_of(bb, dest), A.shapes_of(bb, dest), A.strides_of(bb, dest)
+        )
 
     return Resolved((None, None), target, lower)
 
@@ -445,7 +554,9 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
             if t.is_float:
                 return b.intrinsic("fabs", [x], t)
             if t.is_signed:
-                return b.select(b.cmp("lt", x, ir.Const(0, type=t)), b.emit(ir.UnaryOp("neg", x, type=t)), x)
+                return b.select(
+                    b.cmp("lt", x, ir.Const(0, type=t)), b.emit(ir.UnaryOp("neg", x, type=t)), x
+                )
             return x
         if name == "sign":
             zero = ir.Const(0.0 if t.is_float else 0, type=t)
@@ -464,11 +575,28 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
             if name in complex_fns:
                 return complex_fns[name](b, x)
             raise TypingError(f"np.{name} of complex arrays is not supported")
-        intrinsic = {"sqrt": "sqrt", "exp": "exp", "log": "log", "log1p": "log1p", "expm1": "expm1",
-                     "sin": "sin", "cos": "cos", "tan": "tan", "tanh": "tanh", "floor": "floor",
-                     "ceil": "ceil", "arcsin": "asin", "arccos": "acos", "arctan": "atan",
-                     "sinh": "sinh", "cosh": "cosh", "log2": "log2", "log10": "log10",
-                     "trunc": "trunc", "rint": "roundeven"}[name]
+        intrinsic = {
+            "sqrt": "sqrt",
+            "exp": "exp",
+            "log": "log",
+            "log1p": "log1p",
+            "expm1": "expm1",
+            "sin": "sin",
+            "cos": "cos",
+            "tan": "tan",
+            "tanh": "tanh",
+            "floor": "floor",
+            "ceil": "ceil",
+            "arcsin": "asin",
+            "arccos": "acos",
+            "arctan": "atan",
+            "sinh": "sinh",
+            "cosh": "cosh",
+            "log2": "log2",
+            "log10": "log10",
+            "trunc": "trunc",
+            "rint": "roundeven",
+        }[name]
         return b.intrinsic(intrinsic, [x], t)
 
     return emit
@@ -483,13 +611,51 @@ def _no_rule(name: str, loc: SourceLoc) -> Resolved:
     raise TypingError(f"np.{name} is not supported for these operands", loc=loc)
 
 
-UNARY_UFUNCS = ["negative", "positive", "invert", "absolute", "sign", "isnan", "isinf", "isfinite",
-                "sqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "floor", "ceil",
-                "arcsin", "arccos", "arctan", "sinh", "cosh", "log2", "log10", "trunc", "rint"]
-BINARY_UFUNCS = {"power": "pow", "minimum": "minimum", "maximum": "maximum", "arctan2": "arctan2",
-                 "hypot": "hypot", "add": "add", "subtract": "sub", "multiply": "mul",
-                 "divide": "div", "true_divide": "div", "floor_divide": "floordiv",
-                 "remainder": "mod", "mod": "mod"}
+UNARY_UFUNCS = [
+    "negative",
+    "positive",
+    "invert",
+    "absolute",
+    "sign",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "sqrt",
+    "exp",
+    "log",
+    "log1p",
+    "expm1",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "floor",
+    "ceil",
+    "arcsin",
+    "arccos",
+    "arctan",
+    "sinh",
+    "cosh",
+    "log2",
+    "log10",
+    "trunc",
+    "rint",
+]
+BINARY_UFUNCS = {
+    "power": "pow",
+    "minimum": "minimum",
+    "maximum": "maximum",
+    "arctan2": "arctan2",
+    "hypot": "hypot",
+    "add": "add",
+    "subtract": "sub",
+    "multiply": "mul",
+    "divide": "div",
+    "true_divide": "div",
+    "floor_divide": "floordiv",
+    "remainder": "mod",
+    "mod": "mod",
+}
 
 
 def _ufunc_rule(name: str):  # noqa: ANN202
@@ -497,7 +663,9 @@ def _ufunc_rule(name: str):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if kwargs:
-            raise TypingError(f"np.{name}: keyword arguments are not supported here ({', '.join(kwargs)})")
+            raise TypingError(
+                f"np.{name}: keyword arguments are not supported here ({', '.join(kwargs)})"
+            )
         if len(args) != ufunc.nin:
             return None
         dtypes = loop_dtypes(ufunc, args)
@@ -534,8 +702,10 @@ def resolve_ufunc_call(name: str, args: list[Operand], kwargs: dict[str, Operand
 def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 3 or kwargs:
         if len(args) == 1:
-            raise TypingError("np.where(condition) with one argument is not supported",
-                              hint="use np.where(condition, x, y)")
+            raise TypingError(
+                "np.where(condition) with one argument is not supported",
+                hint="use np.where(condition, x, y)",
+            )
         return None
     out = T.from_dtype(np.result_type(*[_result_operand(o) for o in args[1:]]))  # type: ignore[arg-type]
     result = _result_type(args, out)
@@ -580,7 +750,9 @@ def _astype(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     assert isinstance(src, T.Array)
     dtype = A._dtype_arg(args[1], src.dtype.dtype)
     out = T.Array(dtype, src.ndim, "C")
-    return Resolved((None, None), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0]))
+    return Resolved(
+        (None, None), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0])
+    )
 
 
 def _scalar_constructor(scalar_type: type):  # noqa: ANN202
@@ -594,7 +766,9 @@ def _scalar_constructor(scalar_type: type):  # noqa: ANN202
         if isinstance(args[0].type, T.Array):
             src = args[0].type
             out = T.Array(dtype, src.ndim, "C")
-            return Resolved((None,), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0]))
+            return Resolved(
+                (None,), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0])
+            )
         if not isinstance(args[0].type, T.Scalar):
             return None
         return Resolved((None,), dtype, lambda b, v, kw: b.cast(v[0], dtype))
@@ -602,6 +776,19 @@ def _scalar_constructor(scalar_type: type):  # noqa: ANN202
     return rule
 
 
-for _t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
-           np.float32, np.float64, np.complex64, np.complex128):
+for _t in (
+    np.bool_,
+    np.int8,
+    np.int16,
+    np.int32,
+    np.int64,
+    np.uint8,
+    np.uint16,
+    np.uint32,
+    np.uint64,
+    np.float32,
+    np.float64,
+    np.complex64,
+    np.complex128,
+):
     register_function(_t)(_scalar_constructor(_t))

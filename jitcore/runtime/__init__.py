@@ -30,6 +30,16 @@ def live_blocks() -> int:
     return ctypes.c_int64.from_address(_addresses()[nrt.LIVE_BLOCKS]).value
 
 
+def set_python_mode(on: bool) -> None:
+    """Make every native dispatcher hand its calls to Python (see `dispatcher.python_mode`)."""
+    flag = ctypes.c_int32.from_address(_addresses()[nrt.PYTHON_MODE])
+    flag.value = flag.value + (1 if on else -1)
+
+
+def python_mode_flag_address() -> int:
+    return _addresses()[nrt.PYTHON_MODE]
+
+
 def numpy_api_address() -> int:
     """The address of NumPy's C-API function table, which the entry points use to box arrays."""
     try:

@@ -28,7 +28,17 @@ CAPSULE_DESTRUCTOR = "jitcore_rt_capsule_destructor"
 LIVE_BYTES = "jitcore_rt_live_bytes"
 LIVE_BLOCKS = "jitcore_rt_live_blocks"
 NUMPY_API = "jitcore_rt_numpy_api"
-EXPORTS = (ALLOC, WRAP, RELEASE, CAPSULE_DESTRUCTOR, LIVE_BYTES, LIVE_BLOCKS, NUMPY_API)
+PYTHON_MODE = "jitcore_rt_python_mode"
+EXPORTS = (
+    ALLOC,
+    WRAP,
+    RELEASE,
+    CAPSULE_DESTRUCTOR,
+    LIVE_BYTES,
+    LIVE_BLOCKS,
+    NUMPY_API,
+    PYTHON_MODE,
+)
 
 HUGE_THRESHOLD = 4 << 20  # NumPy advises huge pages from 4 MiB
 HUGE_ALIGN = 2 << 20
@@ -42,13 +52,17 @@ def runtime_module() -> ll.Module:
         g.initializer = ll.Constant(I64, 0)
     api = ll.GlobalVariable(module, PTR, name=NUMPY_API)
     api.initializer = NULL
+    python_mode = ll.GlobalVariable(module, I32, name=PYTHON_MODE)
+    python_mode.initializer = ll.Constant(I32, 0)
     malloc = ll.Function(module, ll.FunctionType(PTR, [I64]), name="malloc")
     free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
     memalign = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I64]), name="posix_memalign")
     madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
     decref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_DecRef")
     incref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_IncRef")
-    get_pointer = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer")
+    get_pointer = ll.Function(
+        module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer"
+    )
     _emit_alloc(module, malloc, free, memalign, madvise)
     _emit_wrap(module, malloc, incref_py)
     release = _emit_release(module, free, decref_py)

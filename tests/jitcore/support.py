@@ -107,8 +107,10 @@ __all__ = ["assert_same", "cmath", "compiled", "equivalent", "in_int64", "outcom
 def same_value(want: Any, got: Any, ulps: float = 4) -> bool:
     """Like `equivalent`, and arrays must agree in shape, dtype and every element."""
     if isinstance(want, tuple):
-        return isinstance(got, tuple) and len(want) == len(got) and all(
-            same_value(w, g, ulps) for w, g in zip(want, got)
+        return (
+            isinstance(got, tuple)
+            and len(want) == len(got)
+            and all(same_value(w, g, ulps) for w, g in zip(want, got))
         )
     if isinstance(want, np.ndarray):
         if not isinstance(got, np.ndarray) or got.shape != want.shape or got.dtype != want.dtype:
@@ -137,7 +139,9 @@ def _close_in_dtype(want: np.ndarray, got: np.ndarray, ulps: float) -> bool:
         same = a == b
         with np.errstate(all="ignore"):
             spacing = np.spacing(np.maximum(np.abs(a), np.abs(b)).astype(part))
-            close = np.abs(a.astype(np.float64) - b.astype(np.float64)) <= ulps * spacing.astype(np.float64)
+            close = np.abs(a.astype(np.float64) - b.astype(np.float64)) <= ulps * spacing.astype(
+                np.float64
+            )
         if not np.all(same | close):
             return False
     return True
@@ -146,12 +150,20 @@ def _close_in_dtype(want: np.ndarray, got: np.ndarray, ulps: float) -> bool:
 def _copy(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         # keep layout and strides: a copy of the base, viewed the same way
-        base = value.base if value.base is not None and isinstance(value.base, np.ndarray) else None
+        base = (
+            value.base if value.base is not None and isinstance(value.base, np.ndarray) else None
+        )
         if base is None:
             return value.copy(order="K")
         offset = value.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-        new_base = base.copy(order="K") if base.flags.c_contiguous or base.flags.f_contiguous else base.copy()
-        return np.ndarray(value.shape, value.dtype, buffer=new_base, offset=offset, strides=value.strides)
+        new_base = (
+            base.copy(order="K")
+            if base.flags.c_contiguous or base.flags.f_contiguous
+            else base.copy()
+        )
+        return np.ndarray(
+            value.shape, value.dtype, buffer=new_base, offset=offset, strides=value.strides
+        )
     return value
 
 
@@ -167,11 +179,13 @@ def assert_same_arrays(f: Callable[..., Any], *args: Any, ulps: float = 4, **opt
         want = outcome(f, *py_args)
         got = outcome(compiled(f, **options), *jit_args)
     if want[0] == "raise" or got[0] == "raise":
-        assert want[0] == got[0] and issubclass(got[1], want[1]) if want[0] == "raise" else False, (
-            f"{f.__name__}: Python {want}, compiled {got}"
-        )
+        assert (
+            want[0] == got[0] and issubclass(got[1], want[1]) if want[0] == "raise" else False
+        ), f"{f.__name__}: Python {want}, compiled {got}"
         return got
-    assert same_value(want[1], got[1], ulps), f"{f.__name__}: Python {want[1]!r}, compiled {got[1]!r}"
+    assert same_value(want[1], got[1], ulps), (
+        f"{f.__name__}: Python {want[1]!r}, compiled {got[1]!r}"
+    )
     for p, j in zip(py_args, jit_args):
         if isinstance(p, np.ndarray):
             assert same_value(p, j, ulps), f"{f.__name__}: argument after the call: {p!r} vs {j!r}"

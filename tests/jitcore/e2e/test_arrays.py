@@ -22,7 +22,11 @@ ALL = NUMERIC + [np.bool_, np.complex64, np.complex128]
 def arrays(draw, dtypes=NUMERIC, min_dims=1, max_dims=3, min_side=0, max_side=6):  # noqa: ANN001, ANN201
     """An array in any layout: C, F, a strided slice, or a reversed view."""
     dtype = draw(st.sampled_from(dtypes))
-    shape = draw(hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side))
+    shape = draw(
+        hnp.array_shapes(
+            min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+        )
+    )
     elements = None
     if np.dtype(dtype).kind in "iu":
         info = np.iinfo(dtype)
@@ -121,9 +125,16 @@ def test_strides_and_for_over_array(a: np.ndarray) -> None:
 
 def creation(n):  # noqa: ANN001, ANN201
     return (
-        np.zeros(n), np.ones((n, 2), dtype=np.int32), np.full((2, n), 1.5), np.empty(n).shape,
-        np.arange(n), np.arange(1, n, 2), np.arange(0.5, n, 0.25), np.linspace(0.0, 1.0, n),
-        np.linspace(-1, 1, n, endpoint=False), np.zeros((n, 3), order="F"),
+        np.zeros(n),
+        np.ones((n, 2), dtype=np.int32),
+        np.full((2, n), 1.5),
+        np.empty(n).shape,
+        np.arange(n),
+        np.arange(1, n, 2),
+        np.arange(0.5, n, 0.25),
+        np.linspace(0.0, 1.0, n),
+        np.linspace(-1, 1, n, endpoint=False),
+        np.zeros((n, 3), order="F"),
     )
 
 
@@ -133,7 +144,14 @@ def test_creation_functions(n: int) -> None:
 
 
 def likes(a):  # noqa: ANN001, ANN201
-    return np.zeros_like(a), np.ones_like(a), np.empty_like(a).shape, a.copy(), np.copy(a), np.zeros_like(a, dtype=np.float32)
+    return (
+        np.zeros_like(a),
+        np.ones_like(a),
+        np.empty_like(a).shape,
+        a.copy(),
+        np.copy(a),
+        np.zeros_like(a, dtype=np.float32),
+    )
 
 
 @given(arrays(NUMERIC))
@@ -152,7 +170,7 @@ def test_elementwise_with_broadcasting_and_numpy_dtypes(a: np.ndarray, b: np.nda
 
 
 def with_scalars(a, s):  # noqa: ANN001, ANN201
-    return a * s, s - a, a * 2, 1.5 + a, a ** 2, a > s
+    return a * s, s - a, a * 2, 1.5 + a, a**2, a > s
 
 
 @given(arrays(NUMERIC), st.floats(-10, 10) | st.integers(-10, 10))
@@ -195,8 +213,25 @@ def test_assignment_to_slices(a: np.ndarray, v: int) -> None:
     assert_same_arrays(assign_slices, a, v)
 
 
-UFUNCS_1 = ["sqrt", "exp", "log", "log1p", "expm1", "sin", "cos", "tan", "tanh", "abs", "absolute",
-            "floor", "ceil", "sign", "isnan", "isinf", "isfinite"]
+UFUNCS_1 = [
+    "sqrt",
+    "exp",
+    "log",
+    "log1p",
+    "expm1",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "abs",
+    "absolute",
+    "floor",
+    "ceil",
+    "sign",
+    "isnan",
+    "isinf",
+    "isfinite",
+]
 
 
 def _ufunc_kernel(name: str):  # noqa: ANN202
@@ -243,9 +278,20 @@ def test_min_max_argmin_argmax(a: np.ndarray) -> None:
 
 
 def axis_reductions(a):  # noqa: ANN001, ANN201
-    return (np.sum(a, axis=0), a.sum(axis=1), a.max(axis=0), np.min(a, axis=1), a.mean(axis=0),
-            np.argmax(a, axis=1), a.argmin(axis=0), a.any(axis=1), np.all(a, axis=0), a.prod(axis=-1),
-            np.var(a, axis=1), a.std(axis=0))
+    return (
+        np.sum(a, axis=0),
+        a.sum(axis=1),
+        a.max(axis=0),
+        np.min(a, axis=1),
+        a.mean(axis=0),
+        np.argmax(a, axis=1),
+        a.argmin(axis=0),
+        a.any(axis=1),
+        np.all(a, axis=0),
+        a.prod(axis=-1),
+        np.var(a, axis=1),
+        a.std(axis=0),
+    )
 
 
 @given(arrays(NUMERIC, min_dims=2, max_dims=2, min_side=1))
