@@ -6,6 +6,8 @@ Environment variables:
 * `JITCORE_DEBUG=1`: run the IR verifier between stages and passes.
 * `JITCORE_DISABLE_PASSES=dce,cse`: skip these optimization passes everywhere.
 * `JITCORE_OPT=0..3`: override the LLVM optimization level of every function.
+* `JITCORE_CACHE=1`: turn the disk cache on for every function; `JITCORE_CACHE_DIR=path` moves it
+  (default `$XDG_CACHE_HOME/jitcore`, else `~/.cache/jitcore`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ class ExecutionMode(enum.Enum):
 
 def _env_flag(name: str) -> bool:
     return os.environ.get(name, "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def cache_directory_from_env() -> str | None:
+    """`JITCORE_CACHE_DIR`, if set: where the compile cache lives."""
+    return os.environ.get("JITCORE_CACHE_DIR") or None
 
 
 def _env_passes() -> frozenset[str]:

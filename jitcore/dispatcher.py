@@ -120,6 +120,7 @@ class Overload:
     native: Callable[..., Any] | None = None
     keep_alive: object = None
     wrap_result: Callable[[Any], Any] | None = None
+    cache_key: str | None = None
 
     def __call__(self, *args: Any) -> Any:
         result = self.native(*args)  # type: ignore[misc]
@@ -346,6 +347,71 @@ class Dispatcher:
         existing = self._overloads.get(sig)
         if existing is not None and not keep_text:
             return existing
+        caching = self.options.cache or _CACHING[0] > 0  # callees of a cached function too
+        if caching and not keep_text and (id(self), sig) not in _IN_PROGRESS:
+            _CACHING[0] += 1
+            try:
+                return self._compile_cached(sig)
+            finally:
+                _CACHING[0] -= 1
+        return self._compile_fresh(sig, keep_text=keep_text)
+
+    def _compile_cached(self, sig: tuple[T.Type, ...]) -> Overload:
+        """Load the specialization from the disk cache, or compile it and store it there."""
+        from jitcore import cache
+
+        start = time.perf_counter()
+        directory = cache.default_directory()
+        if not cache.usable_directory(directory):
+            return self._compile_fresh(sig)
+        key = cache.function_key(self, ", ".join(map(str, sig)))
+        key_seconds = time.perf_counter() - start
+        # The outermost compilation takes the key's lock, so parallel workers compile once.
+        lock = cache.locked(directory, key) if _DEPTH[0] == 0 else contextlib.nullcontext()
+        with lock:
+            entry = cache.load(directory, key)
+            if entry is not None:
+                overload = self._load_cached(entry, sig, key_seconds)
+                if overload is not None:
+                    return overload
+            _PENDING_KEYS[(id(self), sig)] = key
+            overload = self._compile_fresh(sig)
+            if overload.native is not None and overload.cache_key is None:
+                overload.cache_key = key
+                _store_in_cache(self, overload)
+        return overload
+
+    def _load_cached(
+        self, entry: Any, sig: tuple[T.Type, ...], key_seconds: float
+    ) -> Overload | None:
+        header = entry.header
+        start = time.perf_counter()
+        symbol = header["symbol"]
+        if machine_code.is_linked(symbol):
+            return None  # this process already has that name: compile a fresh copy instead
+        for callee in header["callees"]:
+            if callee["symbol"] == symbol or machine_code.is_linked(callee["symbol"]):
+                continue
+            target = _find_dispatcher(callee["module"], callee["qualname"])
+            if target is None:
+                return None
+            loaded = target._compile(parse_signature(callee["signature"]))
+            if loaded.symbol != callee["symbol"]:
+                return None
+        return_type = T.parse_type(header["return_type"])
+        record = pipeline.CompileRecord(sig, return_type, symbol, cache_hit=True)
+        record.object_code = entry.object_code
+        record.callees = [c["symbol"] for c in header["callees"]]
+        (native,) = pipeline.link([record], [self.py_func.__name__])
+        record.stages = {"parse": key_seconds, pipeline.CACHE_STAGE: time.perf_counter() - start}
+        overload = Overload(sig, return_type, symbol, record, native.callable, native)
+        if return_type in _NUMPY_RESULT:
+            overload.wrap_result = return_type.dtype.type  # type: ignore[union-attr]
+        _SYMBOL_OWNERS[symbol] = (self, sig)
+        self._overloads[sig] = overload
+        return overload
+
+    def _compile_fresh(self, sig: tuple[T.Type, ...], *, keep_text: bool = False) -> Overload:
         parsed = self.parsed()
         token = (id(self), sig)
         nested = token in _IN_PROGRESS
@@ -386,6 +452,8 @@ class Dispatcher:
         overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
         if keep_text:
             return overload
+        _SYMBOL_OWNERS[record.symbol] = (self, sig)
+        overload.cache_key = _PENDING_KEYS.pop((id(self), sig), None)
         if record.return_type in _NUMPY_RESULT:
             overload.wrap_result = record.return_type.dtype.type  # type: ignore[union-attr]
         pipeline.emit_machine_code(record, self.options.opt)
@@ -558,6 +626,60 @@ def _strong(t: T.Type) -> T.Type:
     return t
 
 
+_CACHING = [0]  # > 0 while compiling for a cached function: its callees use the cache too
+_PENDING_KEYS: dict[tuple[int, tuple[T.Type, ...]], str] = {}
+
+# symbol -> (dispatcher, signature) of every specialization compiled or loaded in this process
+_SYMBOL_OWNERS: dict[str, tuple[Dispatcher, tuple[T.Type, ...]]] = {}
+
+
+def _find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
+    import importlib
+
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return obj if isinstance(obj, Dispatcher) else None
+
+
+def _store_in_cache(dispatcher: Dispatcher, overload: Overload) -> None:
+    """Write a freshly compiled specialization to the cache, if its callees can be found again."""
+    from jitcore import cache
+
+    callees = []
+    for symbol in overload.record.callees:
+        owner = _SYMBOL_OWNERS.get(symbol)
+        if owner is None:
+            return
+        callee, callee_sig = owner
+        callees.append(
+            {
+                "symbol": symbol,
+                "module": callee.py_func.__module__,
+                "qualname": callee.py_func.__qualname__,
+                "signature": ", ".join(map(str, callee_sig)),
+            }
+        )
+        if (
+            _find_dispatcher(callees[-1]["module"], callees[-1]["qualname"]) is not callee
+            and callee is not dispatcher
+        ):
+            return  # not reachable by name (a local function): cannot be found from the cache
+    header = {
+        "module": dispatcher.py_func.__module__,
+        "qualname": dispatcher.py_func.__qualname__,
+        "signature": ", ".join(map(str, overload.signature)),
+        "return_type": str(overload.return_type),
+        "symbol": overload.symbol,
+        "callees": callees,
+        "compile_seconds": {k: round(v, 6) for k, v in overload.record.stages.items()},
+    }
+    cache.store(cache.default_directory(), overload.cache_key, header, overload.record.object_code)  # type: ignore[arg-type]
+
+
 def _discard_group() -> None:
     """An outer compilation failed: callees compiled for it may refer to its missing symbol."""
     for dispatcher, overload in _PENDING_GROUP:
@@ -569,11 +691,13 @@ def _finalize_group() -> None:
     group = list(_PENDING_GROUP)
     _PENDING_GROUP.clear()
     natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
-    for (dispatcher, overload), native in zip(group, natives):
+    for (_, overload), native in zip(group, natives):
         overload.native = native.callable  # type: ignore[assignment]
         overload.keep_alive = native
-        if overload.wrap_result is None:
-            dispatcher._by_key.pop(None, None)
+    if len({id(d) for d, _ in group}) == len(group) or len(group) == 1:
+        for dispatcher, overload in group:  # (mutually recursive groups are not cached)
+            if overload.cache_key is not None:
+                _store_in_cache(dispatcher, overload)
 
 
 _TYPE_NAMES: dict[object, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}

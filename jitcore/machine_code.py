@@ -11,8 +11,10 @@ Out: object code (kept: the compile cache stores exactly these bytes) linked by 
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import functools
+import os
 import threading
 from dataclasses import dataclass
 
@@ -73,14 +75,37 @@ class NativeFunction:
     _method_def: _PyMethodDef
 
 
+def _runtime_object() -> bytes:
+    """The runtime's object code; kept in the compile cache directory when that is usable."""
+    from jitcore.llvm_opt import optimize_module
+    from jitcore.runtime import nrt
+
+    path = None
+    try:
+        from jitcore import cache
+
+        directory = cache.default_directory()
+        if directory.is_dir() and os.access(directory, os.W_OK):
+            path = directory / f"runtime-{cache.environment_fingerprint()[:24]}.o"
+            if path.stat().st_uid == os.getuid() if path.exists() else False:
+                return path.read_bytes()
+    except OSError:
+        path = None
+    code = emit_object(optimize_module(nrt.runtime_module(), 3), 3)
+    if path is not None:
+        with contextlib.suppress(OSError):
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_bytes(code)
+            os.replace(tmp, path)
+    return code
+
+
 @functools.cache
 def runtime_symbols() -> dict[str, int]:
     """Link the runtime library (once per process) and return its exported addresses."""
-    from jitcore.llvm_opt import optimize_module
     from jitcore.runtime import nrt, numpy_api_address
 
-    ref = optimize_module(nrt.runtime_module(), 3)
-    builder = llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 3))
+    builder = llvm.JITLibraryBuilder().add_current_process().add_object_img(_runtime_object())
     for name in nrt.EXPORTS:
         builder.export_symbol(name)
     with _lock:
