@@ -45,6 +45,7 @@ def lower_function(
                 builder.block.instrs.append(instr)
                 continue
             impl = instr.impl
+            builder.safe_axes = getattr(instr, "safe_axes", frozenset())
             args, kwargs = _operands(instr)
             result = impl.lower(
                 builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}

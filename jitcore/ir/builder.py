@@ -20,6 +20,7 @@ class LowBuilder:
         self.loc: SourceLoc = UNKNOWN_LOC
         self.boundscheck = boundscheck
         self.fastmath = fastmath
+        self.safe_axes: frozenset[int] = frozenset()  # axes proven in range for this operation
 
     # --- positioning and control flow -----------------------------------------------------
 

@@ -165,8 +165,12 @@ class GetAttr(Instr):
 @_ops("obj", "index")
 @dataclass(eq=False, slots=True)
 class GetItem(Instr):
+    """`obj[index]`. `safe_axes` lists the axes whose index the bounds-check elimination pass
+    proved to be in range (no wrap, no check needed)."""
+
     obj: Value
     index: Value
+    safe_axes: frozenset[int] = field(default=frozenset(), kw_only=True)
     opcode = "getitem"
 
 
@@ -176,6 +180,7 @@ class SetItem(Instr):
     obj: Value
     index: Value
     value: Value
+    safe_axes: frozenset[int] = field(default=frozenset(), kw_only=True)
     opcode = "setitem"
     has_side_effects = True
 

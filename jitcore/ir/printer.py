@@ -87,10 +87,10 @@ def _instr_body(instr: ir.Instr) -> str:
             return f"call {fv(f)}(" + ", ".join(parts) + ")"
         case ir.GetAttr(obj=o, attr=a):
             return f"getattr {fv(o)} .{a}"
-        case ir.GetItem(obj=o, index=i):
-            return f"getitem {fv(o)} [{fv(i)}]"
-        case ir.SetItem(obj=o, index=i, value=v):
-            return f"setitem {fv(o)} [{fv(i)}] = {fv(v)}"
+        case ir.GetItem(obj=o, index=i, safe_axes=safe):
+            return f"getitem {fv(o)} [{fv(i)}]" + _inbounds(safe)
+        case ir.SetItem(obj=o, index=i, value=v, safe_axes=safe):
+            return f"setitem {fv(o)} [{fv(i)}] = {fv(v)}" + _inbounds(safe)
         case ir.MakeTuple(items=items):
             return "tuple(" + ", ".join(fv(x) for x in items) + ")"
         case ir.Phi(incoming=inc):
@@ -103,6 +103,10 @@ def _instr_body(instr: ir.Instr) -> str:
         case ir.NativeCall(symbol=s, args=args):
             return f"ncall {s}(" + ", ".join(fv(a) for a in args) + ")"
     return f"{instr.opcode} " + " ".join(fv(o) for o in instr.operands())
+
+
+def _inbounds(axes: frozenset[int]) -> str:
+    return f" inbounds({', '.join(map(str, sorted(axes)))})" if axes else ""
 
 
 def format_terminator(term: ir.Terminator) -> str:

@@ -82,6 +82,8 @@ def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
 def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
     """Python's negative indices, and IndexError out of bounds (unless boundscheck=False)."""
     index = b.cast(index, T.I64)
+    if axis in b.safe_axes:  # proven 0 <= index < n by the bounds-check elimination pass
+        return index
     if isinstance(index, ir.Const) and index.value >= 0 and not b.boundscheck:  # type: ignore[operator]
         return index
     wrapped = b.select(b.cmp("lt", index, i64(0)), b.binop("add", index, n), index)

@@ -47,6 +47,11 @@ class Resolved:
     lower: Lowerer | None = None
     kwargs: dict[str, T.Type | None] = field(default_factory=dict)
     const: object = MISSING
+    # For elementwise array operations: how to compute one element (`ufuncs.Recipe`), which is
+    # what the fusion pass composes.
+    elementwise: object = None
+    # For calls of jitted functions: (dispatcher, signature), which the inliner looks at.
+    callee: object = None
 
 
 Rule = Callable[[list[Operand], dict[str, Operand]], Resolved | None]

@@ -13,6 +13,7 @@ LLVM vectorizes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -24,6 +25,37 @@ from jitcore.lib import arrays as A
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 
 ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
+
+
+def _no_preparation(b: LowBuilder, values: list[ir.Value]) -> list[ir.Value]:
+    return list(values)
+
+
+@dataclass
+class Recipe:
+    """One element of an elementwise operation: `fn` maps the operands' elements (scalar
+    operands as they are) to the result element; `prepare` runs once before the loop."""
+
+    out: T.Scalar
+    fn: ScalarFn
+    prepare: Callable[[LowBuilder, list[ir.Value]], list[ir.Value]] = _no_preparation
+
+
+def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Resolved:
+    """The Resolved of an elementwise operation (scalar results compute one element)."""
+    if isinstance(result, T.Scalar):
+        return Resolved(
+            (None,) * arg_count,
+            result,
+            lambda b, v, kw: b.cast(recipe.fn(b, recipe.prepare(b, v)), recipe.out),
+        )
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        return elementwise(b, recipe.prepare(b, v), recipe.out, recipe.fn)
+
+    resolved = Resolved((None,) * arg_count, result, lower)
+    resolved.elementwise = recipe
+    return resolved
 
 
 # --- the loop engine ----------------------------------------------------------------------
@@ -430,15 +462,14 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
         and kinds[0].is_signed != kinds[1].is_signed
     )
 
-    def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        x, y = check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)
-        if mixed_sign:  # exact, as NumPy's mixed signed/unsigned comparison loops
-            fn = lambda b2, xs: mixed_sign_compare(b2, op, xs[0], xs[1])  # noqa: E731
-        else:
-            fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
-        return elementwise(bb, [x, y], out, fn)
+    def prepare(bb: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
+        return [check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)]
 
-    return Resolved((None, None), result, lower)
+    if mixed_sign:  # exact, as NumPy's mixed signed/unsigned comparison loops
+        fn: ScalarFn = lambda b2, xs: mixed_sign_compare(b2, op, xs[0], xs[1])  # noqa: E731
+    else:
+        fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
+    return _elementwise_resolved(2, result, Recipe(out, fn, prepare))
 
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
@@ -676,10 +707,7 @@ def _ufunc_rule(name: str):  # noqa: ANN202
         else:
             element2 = _binary_element(BINARY_UFUNCS[name])
             fn = lambda b, xs: element2(b, b.cast(xs[0], ins[0]), b.cast(xs[1], ins[1]))  # noqa: E731
-        result = _result_type(args, out)
-        if isinstance(result, T.Scalar):
-            return Resolved((None,) * len(args), result, lambda b, v, kw: b.cast(fn(b, v), out))
-        return Resolved((None,) * len(args), result, lambda b, v, kw: elementwise(b, v, out, fn))
+        return _elementwise_resolved(len(args), _result_type(args, out), Recipe(out, fn))
 
     return rule
 
@@ -715,9 +743,7 @@ def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
         return b.select(truth(b, xs[0]), b.cast(xs[1], out), b.cast(xs[2], out))
 
-    if isinstance(result, T.Scalar):
-        return Resolved((None,) * 3, result, lambda b, v, kw: fn(b, v))
-    return Resolved((None,) * 3, result, lambda b, v, kw: elementwise(b, v, out, fn))
+    return _elementwise_resolved(3, result, Recipe(out, fn))
 
 
 def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -732,10 +758,7 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
         x, lo, hi = (b.cast(v, out) for v in xs)
         return minimum(b, maximum(b, x, lo), hi)
 
-    result = _result_type(args, out)
-    if isinstance(result, T.Scalar):
-        return Resolved((None,) * 3, result, lambda b, v, kw: fn(b, v))
-    return Resolved((None,) * 3, result, lambda b, v, kw: elementwise(b, v, out, fn))
+    return _elementwise_resolved(3, _result_type(args, out), Recipe(out, fn))
 
 
 register_function(np.clip)(_clip_rule)

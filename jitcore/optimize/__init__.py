@@ -16,10 +16,13 @@ from dataclasses import dataclass
 from jitcore.ir import nodes as ir
 from jitcore.ir.printer import print_ir
 from jitcore.ir.verify import verify
+from jitcore.optimize.bce import eliminate_bounds_checks
 from jitcore.optimize.constfold import fold_constants
 from jitcore.optimize.copyprop import propagate_copies
 from jitcore.optimize.cse import eliminate_common_subexpressions
 from jitcore.optimize.dce import eliminate_dead_code
+from jitcore.optimize.fusion import fuse_elementwise
+from jitcore.optimize.licm import hoist_loop_invariants
 from jitcore.optimize.simplifycfg import simplify_cfg
 
 
@@ -35,6 +38,9 @@ PASSES: tuple[Pass, ...] = (
     Pass("copyprop", propagate_copies, "replace copies (same-type casts, one-value phis)"),
     Pass("simplifycfg", simplify_cfg, "drop unreachable blocks, merge straight-line blocks"),
     Pass("cse", eliminate_common_subexpressions, "reuse a dominating identical computation"),
+    Pass("licm", hoist_loop_invariants, "move loop-invariant computations before the loop"),
+    Pass("bce", eliminate_bounds_checks, "drop bounds checks of indices proven in range"),
+    Pass("fusion", fuse_elementwise, "fuse chains of elementwise array operations"),
     Pass("dce", eliminate_dead_code, "drop unused instructions that cannot raise"),
 )
 

@@ -69,6 +69,10 @@ def _operand_key(v: ir.Value) -> object:
 def _key(instr: ir.Instr) -> tuple | None:
     if instr.has_side_effects or isinstance(instr, ir.Phi):
         return None
+    if isinstance(instr, ir.GetAttr) and isinstance(instr.obj.type, T.Array):
+        if instr.attr in {"shape", "size", "ndim", "strides"}:  # fixed for an array value
+            return (ir.GetAttr, instr.attr, id(instr.obj))
+        return None
     if not all(isinstance(op.type, T.Scalar | T.Tuple) for op in instr.operands()):
         return None
     if not isinstance(instr.type, T.Scalar | T.Tuple):

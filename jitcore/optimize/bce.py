@@ -1,0 +1,136 @@
+"""Bounds-check elimination: an array index proven in range needs no wrap and no check.
+
+Requires typed SSA; preserves the CFG and types; only marks `getitem`/`setitem` (`safe_axes`).
+The proof is the usual counted loop: `i` starts at a constant >= 0, grows by a constant > 0,
+and the loop runs while `i < n`, where `n` is `len(a)` or `a.shape[k]` of the very array value
+`a` indexed by `i` on axis k inside the loop (dominated by the loop's body entry).
+
+    for i in range(a.shape[0]): s += a[i]   ->   getitem a [i] inbounds(0)
+"""
+
+from __future__ import annotations
+
+from jitcore import ssa
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.analysis import dominates, dominators, natural_loops
+
+
+def eliminate_bounds_checks(fn: ir.Function) -> bool:
+    idom = dominators(fn)
+    changed = False
+    for header, body in natural_loops(fn):
+        loop = _counted_loop(header, body)
+        if loop is None:
+            continue
+        counter, stop, entry = loop
+        for block in body:
+            if not dominates(idom, entry, block):
+                continue
+            for instr in block.instrs:
+                if isinstance(instr, ir.GetItem | ir.SetItem) and isinstance(
+                    instr.obj.type, T.Array
+                ):
+                    axes = _proven_axes(instr, counter, stop)
+                    if axes - instr.safe_axes:
+                        instr.safe_axes = instr.safe_axes | axes
+                        changed = True
+    return changed
+
+
+def _counted_loop(
+    header: ir.Block, body: set[ir.Block]
+) -> tuple[ir.Phi, ir.Value, ir.Block] | None:
+    """(counter, stop, first body block) when `header` tests `counter < stop` for a counter
+    that starts at a constant >= 0 and steps by a positive constant."""
+    term = header.terminator
+    if not isinstance(term, ir.Branch) or term.if_true not in body:
+        return None
+    cond = term.cond
+    if isinstance(cond, ir.Compare) and cond.op == "lt":
+        counter, stop, step = cond.lhs, cond.rhs, None
+    elif isinstance(cond, ir.Call) and _is(cond.func, ssa._range_more):
+        counter, stop, step = cond.args[0], cond.args[1], cond.args[2]
+    else:
+        return None
+    if not isinstance(counter, ir.Phi) or counter not in header.instrs:
+        return None
+    for pred, value in counter.incoming.items():
+        if pred in body:
+            if not (
+                isinstance(value, ir.BinOp)
+                and value.op in {"add", "iadd"}
+                and value.lhs is counter
+                and _positive_constant(value.rhs)
+            ):
+                return None
+            if (
+                step is not None
+                and _source(step) is not _source(value.rhs)
+                and not _positive_constant(step)
+            ):
+                return None
+        elif not _nonnegative_constant(value):
+            return None
+    return counter, _source(stop), term.if_true
+
+
+def _proven_axes(
+    instr: ir.GetItem | ir.SetItem, counter: ir.Value, stop: ir.Value
+) -> frozenset[int]:
+    index = instr.index
+    items = index.items if isinstance(index, ir.MakeTuple) else [index]
+    axes = set()
+    for axis, item in enumerate(items):
+        if _source(item) is counter and _is_extent(stop, instr.obj, axis):
+            axes.add(axis)
+    return frozenset(axes)
+
+
+def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
+    """`stop` is `len(array)` (axis 0) or `array.shape[axis]`."""
+    if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
+        return axis == 0 and stop.args[0] is array
+    if (
+        isinstance(stop, ir.GetItem)
+        and isinstance(stop.index, ir.Const)
+        and stop.index.value == axis
+    ):
+        shape = stop.obj
+        return isinstance(shape, ir.GetAttr) and shape.attr == "shape" and shape.obj is array
+    return False
+
+
+def _source(v: ir.Value) -> ir.Value:
+    """Look through casts and through the bounds tuple of a range() loop to the original value."""
+    while True:
+        if isinstance(v, ir.Cast):
+            v = v.value
+        elif (
+            isinstance(v, ir.GetItem)
+            and isinstance(v.index, ir.Const)
+            and isinstance(v.obj, ir.Call)
+            and _is(v.obj.func, ssa._range_bounds)
+        ):
+            v = v.obj.args[v.index.value]  # type: ignore[index]
+        else:
+            return v
+
+
+def _constant(v: ir.Value) -> object:
+    v = _source(v)
+    return v.value if isinstance(v, ir.Const) else None
+
+
+def _positive_constant(v: ir.Value) -> bool:
+    c = _constant(v)
+    return isinstance(c, int) and not isinstance(c, bool) and c > 0
+
+
+def _nonnegative_constant(v: ir.Value) -> bool:
+    c = _constant(v)
+    return isinstance(c, int) and not isinstance(c, bool) and c >= 0
+
+
+def _is(func: ir.Value, target: object) -> bool:
+    return isinstance(func, ir.Const) and func.value is target

@@ -1,0 +1,125 @@
+"""Fusion of elementwise array expressions: a chain of elementwise operations becomes one loop
+with no temporaries.
+
+Requires typed SSA; preserves types and results (each step still converts through the dtype
+NumPy would give it). An elementwise operation whose array result is used only by the next one,
+in the same block with nothing in between that writes memory, merges into it.
+
+    t1 = mul 0.5 a; t2 = mul 0.5 b; t3 = mul t2 c; t4 = add t1 t3
+        ->  t4 = call @fused_elementwise(a, b, c)     (one loop, one allocation)
+"""
+
+from __future__ import annotations
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.lib.registry import Resolved
+
+
+def fused_elementwise(*args: object) -> object:  # noqa: D103 - a marker, never called
+    raise AssertionError("fused expressions exist only in compiled code")
+
+
+def fuse_elementwise(fn: ir.Function) -> bool:
+    changed = False
+    uses = _use_counts(fn)
+    for block in fn.blocks:
+        index = 0
+        while index < len(block.instrs):
+            consumer = block.instrs[index]
+            producer = _fusable_operand(block, index, uses)
+            if producer is None:
+                index += 1
+                continue
+            fused = _fuse(producer, consumer)
+            block.instrs[index] = fused
+            block.instrs.remove(producer)
+            fn.replace_all_uses(consumer, fused)
+            uses = _use_counts(fn)
+            changed = True
+            index = block.instrs.index(fused)
+    return changed
+
+
+def _recipe(instr: ir.Instr):  # noqa: ANN202
+    impl = instr.impl
+    if (
+        isinstance(impl, Resolved)
+        and impl.elementwise is not None
+        and isinstance(instr.type, T.Array)
+    ):
+        return impl.elementwise
+    return None
+
+
+def _leaves(instr: ir.Instr) -> list[ir.Value]:
+    if isinstance(instr, ir.Call):
+        return list(instr.args)
+    return list(instr.operands())
+
+
+def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> ir.Instr | None:
+    consumer = block.instrs[index]
+    if _recipe(consumer) is None or (isinstance(consumer, ir.Call) and consumer.kwargs):
+        return None
+    for op in _leaves(consumer):
+        if not isinstance(op, ir.Instr) or _recipe(op) is None or uses.get(op, 0) != 1:
+            continue
+        if op not in block.instrs or (isinstance(op, ir.Call) and op.kwargs):
+            continue
+        between = block.instrs[block.instrs.index(op) + 1 : index]
+        if any(i.has_side_effects for i in between):
+            continue
+        return op
+    return None
+
+
+def _fuse(producer: ir.Instr, consumer: ir.Instr) -> ir.Call:
+    from jitcore.lib.ufuncs import Recipe, elementwise
+
+    inner, outer = _recipe(producer), _recipe(consumer)
+    consumer_leaves = _leaves(consumer)
+    producer_leaves = _leaves(producer)
+    position = next(i for i, v in enumerate(consumer_leaves) if v is producer)
+    leaves = consumer_leaves[:position] + producer_leaves + consumer_leaves[position + 1 :]
+    width = len(producer_leaves)
+    inner_out = inner.out
+
+    def fn(b, xs):  # noqa: ANN001, ANN202
+        value = b.cast(inner.fn(b, xs[position : position + width]), inner_out)
+        return outer.fn(b, xs[:position] + [value] + xs[position + width :])
+
+    def prepare(b, xs):  # noqa: ANN001, ANN202
+        xs = list(xs)
+        xs[position : position + width] = inner.prepare(b, xs[position : position + width])
+        head, mid, tail = xs[:position], [None], xs[position + width :]
+        prepared = outer.prepare(b, head + mid + tail)
+        return prepared[:position] + xs[position : position + width] + prepared[position + 1 :]
+
+    recipe = Recipe(outer.out, fn, prepare)
+
+    def lower(b, values, kwargs):  # noqa: ANN001, ANN202
+        return elementwise(b, recipe.prepare(b, values), recipe.out, recipe.fn)
+
+    impl = Resolved(tuple(None for _ in leaves), consumer.type, lower)  # type: ignore[arg-type]
+    impl.elementwise = recipe
+    return ir.Call(
+        ir.Const(fused_elementwise, type=T.Opaque(fused_elementwise)),
+        leaves,
+        name=consumer.name,
+        type=consumer.type,
+        loc=consumer.loc,
+        impl=impl,
+    )
+
+
+def _use_counts(fn: ir.Function) -> dict[ir.Value, int]:
+    counts: dict[ir.Value, int] = {}
+    for block in fn.blocks:
+        for instr in block.instrs:
+            for op in instr.operands():
+                counts[op] = counts.get(op, 0) + 1
+        if block.terminator is not None:
+            for op in block.terminator.operands():
+                counts[op] = counts.get(op, 0) + 1
+    return counts

@@ -1,0 +1,109 @@
+"""LICM, bounds-check elimination and elementwise fusion: IR text checks on compiled kernels,
+and property tests that each leaves results unchanged."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from jitcore import jit, runtime
+from tests.jitcore.support import assert_same_arrays
+
+
+def row_sums(a):  # noqa: ANN001, ANN201
+    out = np.zeros(a.shape[0])
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i] += a[i, j] * a.shape[1]
+    return out
+
+
+def over_len(a, k):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] + a[k]  # a[k] is not provably in range: keeps its check
+    for x in a:
+        s += x
+    return s
+
+
+def expression(a, b, c):  # noqa: ANN001, ANN201
+    return 0.5 * a + 0.5 * b * c
+
+
+def mixed(a, b, n):  # noqa: ANN001, ANN201
+    t = np.sqrt(a * a + b * b)
+    u = np.where(t > n, t, -t) / 2
+    return u + 1
+
+
+def compiled(f, *disabled):  # noqa: ANN001, ANN201
+    return jit(f, mode="compiled", disable_passes=disabled)
+
+
+def test_bce_marks_loop_indices_in_range_and_lowering_drops_their_checks() -> None:
+    f = compiled(row_sums)
+    f(np.ones((2, 3)))
+    text = f.inspect("optimize")
+    assert "getitem a [t" in text and "inbounds(0, 1)" in text  # a[i, j]
+    assert "getitem out" not in text or "getitem out.1 [$range1.1] :" in text  # out: not proven
+    lowered = f.inspect("lower")
+    assert lowered.count("IndexError") < compiled(row_sums, "bce").inspect(
+        "lower", "array(f64, 2d, C)"
+    ).count("IndexError")
+
+
+def test_bce_keeps_checks_it_cannot_prove() -> None:
+    f = compiled(over_len)
+    f(np.ones(3), 1)
+    text = f.inspect("optimize")
+    assert "getitem a [$range1.1] inbounds(0)" in text
+    assert "getitem a [k] :" in text  # unproven: still checked
+    assert "IndexError" in f.inspect("lower")
+    with pytest.raises(IndexError):
+        f(np.ones(3), 7)
+
+
+def test_licm_moves_invariant_shape_reads_out_of_the_loop() -> None:
+    f = compiled(row_sums)
+    f(np.ones((2, 3)))
+    text = f.inspect("optimize")
+    body = text.split("forbody.2:")[1].split("forelse")[0]
+    assert "getattr" not in body and "cast" not in body
+
+
+def test_fusion_makes_one_loop_and_one_allocation() -> None:
+    f = compiled(expression)
+    a = np.arange(1000.0)
+    f(a, a, a)
+    text = f.inspect("optimize")
+    assert text.count("fused_elementwise") == 1 and " mul " not in text and " add " not in text
+    assert f.inspect("lower").count("rt_alloc") == 1
+    unfused = compiled(expression, "fusion")
+    unfused(a, a, a)
+    assert unfused.inspect("lower").count("rt_alloc") >= 3
+    before = runtime.live_bytes()
+    np.testing.assert_array_equal(f(a, a, a), 0.5 * a + 0.5 * a * a)
+    assert runtime.live_bytes() == before
+
+
+arrays_2d = hnp.arrays(
+    np.float64, hnp.array_shapes(min_dims=2, max_dims=2, max_side=5), elements=st.floats(-100, 100)
+)
+arrays_1d = hnp.arrays(np.float64, st.integers(0, 6), elements=st.floats(-100, 100))
+
+
+@pytest.mark.parametrize("disabled", [(), ("licm",), ("bce",), ("licm", "bce", "cse")])
+@given(a=arrays_2d)
+def test_loop_passes_preserve_results(disabled: tuple[str, ...], a: np.ndarray) -> None:
+    assert_same_arrays(row_sums, a, disable_passes=disabled)
+
+
+@pytest.mark.parametrize("disabled", [(), ("fusion",)])
+@given(a=arrays_1d, b=arrays_1d, c=arrays_1d, n=st.floats(-10, 10))
+def test_fusion_preserves_results_and_errors(disabled, a, b, c, n) -> None:  # noqa: ANN001
+    assert_same_arrays(expression, a, b, c, disable_passes=disabled)  # shape mismatch: ValueError
+    assert_same_arrays(mixed, a, b, n, disable_passes=disabled)
