@@ -528,6 +528,7 @@ class Dispatcher:
             tuple(signature[: len(args)]),
             ret,
             lower,
+            callee=(self, signature),
             kwargs={k: signature[names.index(k)] for k in kwargs},
         )
 

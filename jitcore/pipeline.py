@@ -16,8 +16,10 @@ from jitcore.api import JitOptions
 from jitcore.errors import InternalCompilerError, JitError, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.clone import clone_function
 from jitcore.ir.printer import print_ir
 from jitcore.ir.verify import verify
+from jitcore.optimize import inline
 from jitcore.parse import ParsedFunction
 
 STAGES: tuple[str, ...] = (
@@ -50,6 +52,7 @@ class CompileRecord:
     cache_hit: bool = False
     llvm_module: object = None  # the optimized ModuleRef, until it becomes object code
     object_code: bytes = b""
+    inline_ir: ir.Function | None = None
     callees: list[str] = field(default_factory=list)
 
     @contextmanager
@@ -101,6 +104,8 @@ def run_pipeline(
                 record.texts[f"optimize:{p.name}"] = p.ir_text
     if keep_text:
         record.texts["optimize"] = print_ir(fn)
+    if inline.inlinable_ir(fn):
+        record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
     with record.stage("lower"):
         lower.lower_function(fn, boundscheck=options.boundscheck, fastmath=options.fastmath)
         if debug:

@@ -22,6 +22,7 @@ from jitcore.optimize.copyprop import propagate_copies
 from jitcore.optimize.cse import eliminate_common_subexpressions
 from jitcore.optimize.dce import eliminate_dead_code
 from jitcore.optimize.fusion import fuse_elementwise
+from jitcore.optimize.inline import inline_small_callees
 from jitcore.optimize.licm import hoist_loop_invariants
 from jitcore.optimize.simplifycfg import simplify_cfg
 
@@ -34,6 +35,7 @@ class Pass:
 
 
 PASSES: tuple[Pass, ...] = (
+    Pass("inline", inline_small_callees, "replace calls of small jitted functions by their body"),
     Pass("constfold", fold_constants, "fold operations on constants; branches on constants"),
     Pass("copyprop", propagate_copies, "replace copies (same-type casts, one-value phis)"),
     Pass("simplifycfg", simplify_cfg, "drop unreachable blocks, merge straight-line blocks"),

@@ -91,9 +91,10 @@ def _emit_alloc(module: ll.Module, malloc, free, memalign, madvise) -> None:  # 
     b.position_at_end(have_block)
     size = b.select(b.icmp_unsigned("==", nbytes, I64(0)), I64(1), nbytes)
     huge = b.icmp_unsigned(">=", size, I64(HUGE_THRESHOLD))
-    align = b.select(huge, I64(HUGE_ALIGN), I64(64))
     slot = b.alloca(PTR)
-    status = b.call(memalign, [slot, align, size])
+    # 64-byte alignment (cache lines, AVX-512); malloc's own reuse of freed large blocks keeps
+    # repeated big allocations from faulting their pages in again.
+    status = b.call(memalign, [slot, I64(64), size])
     no_data = fn.append_basic_block("no_data")
     have_data = fn.append_basic_block("have_data")
     b.cbranch(b.icmp_signed("!=", status, I32(0)), no_data, have_data)
@@ -102,8 +103,14 @@ def _emit_alloc(module: ll.Module, malloc, free, memalign, madvise) -> None:  # 
     b.branch(fail)
     b.position_at_end(have_data)
     data = b.load(slot, typ=PTR)
-    with b.if_then(huge):
-        b.call(madvise, [data, size, I32(MADV_HUGEPAGE)])
+    with b.if_then(huge):  # advise the 2 MiB-aligned interior as huge pages, as NumPy does
+        start = b.ptrtoint(data, I64)
+        aligned = b.and_(
+            b.add(start, I64(HUGE_ALIGN - 1)), I64(~(HUGE_ALIGN - 1) & ((1 << 64) - 1))
+        )
+        length = b.sub(b.add(start, size), aligned)
+        length = b.and_(length, I64(~(HUGE_ALIGN - 1) & ((1 << 64) - 1)))
+        b.call(madvise, [b.inttoptr(aligned, PTR), length, I32(MADV_HUGEPAGE)])
     b.store(I64(1), _field(b, block, 0))
     b.store(nbytes, _field(b, block, 1))
     b.store(data, _field(b, block, 2))

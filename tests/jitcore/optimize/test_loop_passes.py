@@ -107,3 +107,29 @@ def test_loop_passes_preserve_results(disabled: tuple[str, ...], a: np.ndarray) 
 def test_fusion_preserves_results_and_errors(disabled, a, b, c, n) -> None:  # noqa: ANN001
     assert_same_arrays(expression, a, b, c, disable_passes=disabled)  # shape mismatch: ValueError
     assert_same_arrays(mixed, a, b, n, disable_passes=disabled)
+
+
+def test_inlining_replaces_small_callees_and_keeps_their_exceptions() -> None:
+    from tests.jitcore.e2e import calls_helpers as h
+
+    def user(x):  # noqa: ANN001, ANN202
+        return h.scale(x, 2) + h.divides(7, 2)
+
+    f = compiled(user)
+    assert f(1.5) == user(1.5)
+    text = f.inspect("optimize")
+    assert "call @" not in text.replace("call @_range", "")  # both callees inlined
+    assert "ncall" not in f.inspect("lower")
+    g = compiled(user, "inline")
+    assert g(1.5) == f(1.5) and "ncall" in g.inspect("lower")
+
+
+def test_recursive_callees_are_not_inlined() -> None:
+    from tests.jitcore.e2e import calls_helpers as h
+
+    def user(n):  # noqa: ANN001, ANN202
+        return h.fib(n) + 1
+
+    f = compiled(user)
+    assert f(10) == 56
+    assert "ncall" in f.inspect("lower")

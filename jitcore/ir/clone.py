@@ -1,0 +1,48 @@
+"""Copying a function's IR (for the inliner): new blocks and instructions, the same constants,
+types and implementations."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from jitcore.ir import nodes as ir
+
+
+def clone_function(fn: ir.Function) -> ir.Function:
+    """A deep copy of `fn`'s blocks and instructions (arguments included)."""
+    blocks = {b: ir.Block(b.label) for b in fn.blocks}
+    values: dict[ir.Value, ir.Value] = {a: dataclasses.replace(a) for a in fn.args}
+    for block in fn.blocks:
+        for instr in block.instrs:
+            values[instr] = dataclasses.replace(instr)
+    for block in fn.blocks:
+        new_block = blocks[block]
+        for instr in block.instrs:
+            copy = values[instr]
+            assert isinstance(copy, ir.Instr)
+            if isinstance(copy, ir.Phi):
+                copy.incoming = {blocks[p]: values.get(v, v) for p, v in instr.incoming.items()}  # type: ignore[attr-defined]
+            else:
+                for op in set(instr.operands()):
+                    if op in values:
+                        copy.replace_operand(op, values[op])
+            new_block.instrs.append(copy)
+        new_block.terminator = clone_terminator(block.terminator, blocks, values)  # type: ignore[arg-type]
+    out = ir.Function(
+        fn.name,
+        [values[a] for a in fn.args],
+        [blocks[b] for b in fn.blocks],  # type: ignore[misc]
+        fn.return_type,
+        fn.loc,
+    )
+    return out
+
+
+def clone_terminator(term: ir.Terminator, blocks: dict, values: dict) -> ir.Terminator:
+    copy = dataclasses.replace(term)
+    for old, new in blocks.items():
+        copy.replace_successor(old, new)
+    for op in term.operands():
+        if op in values:
+            copy.replace_operand(op, values[op])
+    return copy
