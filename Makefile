@@ -16,16 +16,22 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+# The main job on the bundled kernels: Python vs compiled results and times, then jitcheck's
+# differential run with timing, writing the JSON, Markdown and HTML reports to reports/.
 demo: $(STAMP)
 	$(BIN)/python -m benchmarks.demo
+	$(BIN)/python -m pytest benchmarks -q -p no:xdist --benchmark-skip --jit-diff --jit-diff-bench \
+		--jit-diff-report reports/jit-diff.json --jit-diff-report-md reports/jit-diff.md \
+		--jit-diff-report-html reports/jit-diff.html
 
 lint: $(STAMP)
 	$(BIN)/ruff check jitcore jitcheck tests benchmarks conftest.py
 	$(BIN)/ruff format --check jitcore jitcheck tests benchmarks conftest.py
 
 # Under CI=true the `ci` Hypothesis profile (derandomized) is selected by conftest.py.
+# --jit-diff also checks the bundled kernels and the README's examples (pyproject.toml).
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 --jit-diff $(PYTEST_ARGS)
 
 # Long Hypothesis campaigns: many examples per property; not part of `make test`.
 thorough: $(STAMP)

@@ -13,6 +13,9 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+# jitcheck's own tests run child pytest sessions through the `pytester` fixture.
+pytest_plugins = ["pytester"]
+
 _COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=40, **_COMMON)
 settings.register_profile("ci", max_examples=60, derandomize=True, print_blob=True, **_COMMON)

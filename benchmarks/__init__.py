@@ -5,8 +5,11 @@
 * `cases`: one `Case` per kernel: its sizes, how its work scales, its NumPy version.
 * `variants`: pure-Python, fresh jitcore and Numba copies of a kernel and its callees.
 * `harness`, `conftest`: what the benchmark suites share; `machine`: the host they ran on.
-* `test_kernels`, `test_compile`, `test_memory`: pytest-benchmark suites (`make bench`);
-  `table`: `python -m benchmarks.table reports/bench.json` summarizes their JSON.
+* `test_kernels`, `test_compile`, `test_memory`, `test_dispatch` (call overhead),
+  `test_startup` (fresh processes, warm and cold disk cache; imports): pytest-benchmark suites
+  (`make bench`); `table`: `python -m benchmarks.table reports/bench.json` summarizes their JSON.
+* `startup`: what `test_startup` runs; `python -m benchmarks.startup` prints the slowest imports
+  of `import jitcore`.
 * `test_reference`, `test_table`, `test_demo`: plain tests of the above
   (`pytest benchmarks -p no:xdist`; `--benchmark-only` skips them).
 * `demo`: `python -m benchmarks.demo` compiles every kernel and checks it against Python.

@@ -6,6 +6,10 @@ Times are medians per call. Rows measured at a smaller size (pure Python, or jit
 back to Python) are scaled to the benchmark size by the work the kernel does (see `cases.py`)
 and marked `~`; jitcore rows that ran as Python because jitcore cannot compile the kernel yet
 are marked `*`. A ratio "vs X" is X's time over jitcore's: above 1 means jitcore is faster.
+
+Then, when the report has them: compile latency, memory, call overhead of warm tiny functions
+(`test_dispatch.py`, ns per call), and fresh-process startup with a warm or empty disk cache
+and the slowest imports (`test_startup.py`).
 """
 
 from __future__ import annotations
@@ -92,6 +96,8 @@ def _ratio(other: Timing | None, jit: Timing | None) -> float | None:
 def run_section(benchmarks: list[dict[str, Any]]) -> list[str]:
     """The main table, then the notes its marks refer to and a geometric mean."""
     kernels = collect(benchmarks, "run")
+    if not kernels:
+        return []
     rows: list[list[str]] = []
     speedups: dict[str, list[float]] = {impl: [] for impl in IMPLS if impl != "jitcore"}
     scaled: dict[str, list[str]] = {}  # "kernel at size (xscale)" -> implementations
@@ -196,6 +202,103 @@ def memory_section(benchmarks: list[dict[str, Any]]) -> list[str]:
     return [title, "", *render(headers, rows, align="l")]
 
 
+def dispatch_section(benchmarks: list[dict[str, Any]]) -> list[str]:
+    """Time per call of warm tiny functions: what dispatch costs."""
+    calls = collect(benchmarks, "dispatch")
+    if not calls:
+        return []
+    impls = ("python", "jitcore", "numba")
+    rows, marks = [], {}
+    for name, entries in calls.items():
+        times = {i: _timing(b) for i, b in entries.items()}
+        jit = entries.get("jitcore", {}).get("extra_info", {})
+        mark = ""
+        if jit.get("jitcore") == "fallback":
+            mark = FALLBACK
+            marks[mark] = f"{FALLBACK} jitcore ran it as Python: {jit.get('reason')}"
+        elif jit.get("dispatch") == "python":
+            mark = "^"
+            marks[mark] = "^ no native __call__: dispatched by the Python-level dispatcher"
+        label = next(iter(entries.values()))["extra_info"]["label"]
+        cells = [name, label]
+        cells += [
+            format_seconds(t.seconds) + (mark if i == "jitcore" else "")
+            if (t := times.get(i))
+            else "-"
+            for i in impls
+        ]
+        cells += [format_ratio(_ratio(times.get(i), times.get("jitcore"))) for i in impls[::2]]
+        rows.append(cells)
+    headers = ["call", "arguments", *impls, "vs python", "vs numba"]
+    return [
+        "Call overhead: time per call of a warm function (median; includes the benchmark's",
+        "own loop, the same for all). 'vs X' = X's time / jitcore's time.",
+        "",
+        *render(headers, rows),
+        *marks.values(),
+    ]
+
+
+def _ms(seconds: float) -> str:
+    return f"{1e3 * seconds:.0f} ms"
+
+
+def startup_section(benchmarks: list[dict[str, Any]]) -> list[str]:
+    """Fresh processes: a small jitted module imported and called once, warm or cold cache."""
+    rows: list[tuple[dict[str, Any], float]] = []
+    phases: list[str] = []
+    stages: list[str] = []
+    for b in benchmarks:
+        info = b["extra_info"]
+        if info.get("kind") != "startup":
+            continue
+        rows.append((info, b["stats"]["median"]))
+        phases += [p for p in info.get("phases_ms", {}) if p not in phases]
+        for kernel, times in info.get("stages_ms", {}).items():
+            cells = ", ".join(f"{stage} {ms:.1f}" for stage, ms in times.items())
+            stages.append(f"    {info['impl']} {info['cache']}, {kernel}: {cells}")
+    if not rows:
+        return []
+    table = []
+    for info, wall in rows:
+        times = info.get("phases_ms", {})
+        cells = [info["impl"], info["cache"], _ms(info["in_process_s"]), _ms(wall)]
+        table.append(cells + [f"{times[p]:.0f}" if p in times else "-" for p in phases])
+    headers = ["impl", "cache", "import to result", "process wall", *phases]
+    lines = [
+        "Startup: a fresh process imports a small jitted module and calls it once (medians;",
+        "'import to result' is timed in the process, its phases (ms) by separate probe runs).",
+        "",
+        *render(headers, table),
+    ]
+    if stages:
+        lines += ["jitcore's stages of that first call, ms:", *stages]
+    return lines
+
+
+def import_section(benchmarks: list[dict[str, Any]]) -> list[str]:
+    """`import X` in a fresh process, and its slowest modules under `-X importtime`."""
+    imports = [b for b in benchmarks if b["extra_info"].get("kind") == "import"]
+    if not imports:
+        return []
+    lines = ["Import in a fresh process: median time in the process / of the whole process."]
+    for b in imports:
+        info = b["extra_info"]
+        lines.append(
+            f"    import {info['kernel']}: {_ms(info['in_process_s'])} / "
+            f"{_ms(b['stats']['median'])}"
+        )
+        report = info.get("importtime", {})
+        slowest = ", ".join(f"{m} {ms:.1f}" for m, ms, *_ in report.get("slowest", []))
+        packages = list(report.get("packages_ms", {}).items())[:6]
+        if slowest:
+            lines.append(f"        slowest modules (own ms): {slowest}")
+            lines.append(
+                "        by package (own ms): " + ", ".join(f"{p} {ms:.1f}" for p, ms in packages)
+            )
+    return lines
+
+
 def machine_section(report: dict[str, Any]) -> list[str]:
     m = report.get("machine_info", {}).get("jitcore")
     if not m:
@@ -217,6 +320,9 @@ KINDS = {
     "test_kernel": "run time",
     "test_compile_latency": "compile latency",
     "test_memory_stays_flat": "memory",
+    "test_dispatch": "call overhead",
+    "test_startup": "startup",
+    "test_import_time": "import time",
 }
 
 
@@ -228,7 +334,7 @@ def skipped_section(report: dict[str, Any]) -> list[str]:
     for s in report.get("jitcore", {}).get("skipped", []):
         function = s["test"].split("::")[-1].split("[")[0]
         impl = s.get("impl") or s.get("compiler") or "jitcore"
-        kernel = s.get("kernel", s["test"])
+        kernel = s.get("kernel") or s.get("name") or s.get("module") or s["test"]
         reason = s["reason"]
         if impl == "jitcore" and kernel in fallbacks:
             reason = f"jitcore cannot compile it yet (see {FALLBACK} above)"
@@ -256,6 +362,9 @@ def summarize(report: dict[str, Any]) -> str:
         run_section(benchmarks),
         compile_section(benchmarks),
         memory_section(benchmarks),
+        dispatch_section(benchmarks),
+        startup_section(benchmarks),
+        import_section(benchmarks),
         skipped_section(report),
     ]
     return "\n\n".join("\n".join(s) for s in sections if s)

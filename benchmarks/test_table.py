@@ -75,3 +75,48 @@ def test_main_reads_a_file(tmp_path: Path, capsys: Any) -> None:
     assert main([str(path)]) == 0
     assert "dot" in capsys.readouterr().out
     assert main([str(tmp_path / "missing.json")]) == 2
+
+
+def _timed(kind: str, median: float, **info: Any) -> dict[str, Any]:
+    return {"stats": {"median": median}, "extra_info": {"kind": kind, **info}}
+
+
+def test_dispatch_startup_and_import_sections() -> None:
+    def call(impl: str, ns: float, **info: Any) -> dict[str, Any]:
+        return _timed("dispatch", ns * 1e-9, kernel="add", impl=impl, label="int, int", **info)
+
+    startup = {"kernel": "startup", "in_process_s": 0.2, "phases_ms": {"import mod": 60.0}}
+    report = {
+        "benchmarks": [
+            call("python", 60), call("jitcore", 50, jitcore="compiled", dispatch="python"),
+            call("numba", 150),
+            _timed("startup", 0.3, impl="jitcore", cache="warm", **startup,
+                   stages_ms={"total": {"parse": 2.5, "cache-load": 1.0}}),
+            _timed("import", 0.16, kernel="jitcore", impl="jitcore", in_process_s=0.12,
+                   importtime={"slowest": [["numpy._core", 9.0, 80.0, "numpy"]],
+                               "packages_ms": {"numpy": 90.0, "jitcore": 3.0}}),
+        ]
+    }  # fmt: skip
+    lines = summarize(report).splitlines()
+    add = next(line for line in lines if line.startswith("add "))
+    assert add.split() == [
+        "add",
+        "int,",
+        "int",
+        "60",
+        "ns",
+        "50",
+        "ns^",
+        "150",
+        "ns",
+        "1.2x",
+        "3x",
+    ]
+    assert any(line.startswith("^ no native __call__") for line in lines)
+    warm = next(line for line in lines if line.startswith("jitcore  warm"))
+    assert warm.split() == ["jitcore", "warm", "200", "ms", "300", "ms", "60"]
+    assert "    jitcore warm, total: parse 2.5, cache-load 1.0" in lines
+    assert "    import jitcore: 120 ms / 160 ms" in lines
+    assert "        slowest modules (own ms): numpy._core 9.0" in lines
+    assert "        by package (own ms): numpy 90.0, jitcore 3.0" in lines
+    assert not any(line.startswith("Run time per call") for line in lines)  # no run entries

@@ -12,7 +12,12 @@ that hits one is *out of the compiled domain*: jitcheck rejects and counts it, n
 * Python returned an int outside int64 (compiled ints wrap);
 * compiled code raised OverflowError where Python returned a value (jitcore raises it where a
   value leaves int64, e.g. `int(1e300)`, in an intermediate result);
-* compiled code raised ValueError for an int to a negative int power (Python returns a float).
+* compiled code raised ValueError for an int to a negative int power (Python returns a float,
+  or raises ZeroDivisionError for `0 ** -1`).
+
+Fast-math modes are also exempt wherever NaN or infinity appears (`fastmath_exempt`), and
+compare with a looser tolerance (`Tolerance.for_fastmath`); modes without bounds checks are
+not run where Python found an index out of bounds (`unchecked_exempt`).
 
 The plugin, `assert_equivalent` and the tests all use this module, so there is one policy.
 """
@@ -32,6 +37,11 @@ DEFAULT_ULPS = 4.0
 FASTMATH_RTOL = 1e-6
 # jitcore's message for `int ** negative int` (DESIGN.md section 3); it raises ValueError.
 NEGATIVE_POWER_MESSAGE = "negative power"
+
+# Why an example is out of the compiled domain (the keys of the reports' `rejected` counts).
+OUT_OF_INT64 = "int result beyond int64"
+COMPILED_OVERFLOW = "OverflowError in compiled code"
+NEGATIVE_POWER = "int ** negative int"
 
 
 @dataclass(frozen=True)
@@ -115,19 +125,50 @@ def out_of_domain_result(value: Any) -> str | None:
         return None
     if isinstance(value, int) and not isinstance(value, bool):
         if not INT64_MIN <= value <= INT64_MAX:
-            return f"Python's result {value} does not fit int64"
+            return OUT_OF_INT64
     return None
 
 
 def out_of_domain_error(python: Outcome, compiled: Outcome) -> str | None:
-    """Why a compiled error where Python returned a value is documented semantics, or None."""
-    if python.raised or not compiled.raised:
+    """Why a compiled error is documented semantics rather than a difference, or None."""
+    if not compiled.raised or python.error_type is compiled.error_type:
         return None
-    if compiled.error_type is OverflowError:
-        return f"compiled code left int64 (OverflowError: {compiled.error_text})"
     if compiled.error_type is ValueError and NEGATIVE_POWER_MESSAGE in compiled.error_text:
-        return "int to a negative int power (Python returns a float)"
+        # compiled code refuses every negative int exponent; Python returns a float, or
+        # raises ZeroDivisionError for 0 ** -n
+        return NEGATIVE_POWER
+    if compiled.error_type is OverflowError and not python.raised:
+        return COMPILED_OVERFLOW
     return None
+
+
+def fastmath_exempt(args: tuple[Any, ...], python: Outcome, compiled: Outcome) -> bool:
+    """True if a fast-math mode need not match Python on this example.
+
+    Fast-math lets LLVM assume that no value is NaN or infinite, so where one appears (in an
+    argument, in either result, or as the OverflowError or ValueError by which Python reports
+    a float overflow or a math domain error) the compiled result is unspecified.
+    """
+    if has_nonfinite(args) or has_nonfinite(python.value) or has_nonfinite(compiled.value):
+        return True
+    return python.error_type in (OverflowError, ValueError) and not compiled.raised
+
+
+def unchecked_exempt(python: Outcome) -> bool:
+    """True if a mode without bounds checks must not even run this example: Python raised
+    IndexError, and an access out of bounds without checks is undefined behaviour."""
+    return python.error_type is IndexError
+
+
+def has_nonfinite(value: Any) -> bool:
+    """True if a float or complex anywhere in `value` is NaN or infinite."""
+    if isinstance(value, tuple):
+        return any(has_nonfinite(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "fc" and not bool(np.isfinite(value).all())
+    if isinstance(value, float | complex | np.floating | np.complexfloating):
+        return not bool(np.isfinite(value))
+    return False
 
 
 # --- comparing outcomes and values ---------------------------------------------------------
@@ -174,7 +215,9 @@ def first_difference(
                 getattr(python, part), getattr(compiled, part), tol, path
             )
             if diff is not None:
-                return Difference(path, show(python), show(compiled), f"{part} part: {diff.detail}")
+                return Difference(
+                    path, show(python), show(compiled), f"{part} part: {diff.detail}"
+                )
         return None
     if python == compiled:
         return None
@@ -191,7 +234,7 @@ def assert_equivalent(
 ) -> None:
     """Assert that a compiled result is equivalent to Python's, by jitcheck's policy.
 
-        assert_equivalent(jit(f)(a, b), f(a, b))
+    assert_equivalent(jit(f)(a, b), f(a, b))
     """
     diff = first_difference(python, compiled, Tolerance(ulps, rtol, atol))
     if diff is not None:
@@ -275,7 +318,8 @@ def _scalar_float_difference(
     ulps = ulp_distance(p, c, float_dtype(python, compiled))
     if ulps <= tol.ulps or abs(p - c) <= tol.atol + tol.rtol * abs(p):
         return None
-    detail = f"{ulps} ulps apart (tolerance {tol})"
+    signs = "opposite signs, " if (p < 0) != (c < 0) and p and c else ""
+    detail = f"{signs}{ulps} ulps apart (tolerance {tol})"
     return Difference(path, show(python), show(compiled), detail, ulps)
 
 
@@ -302,7 +346,8 @@ def _array_difference(
         element = Difference(where, show(p), show(c), "not equal")
     count = int(bad.sum())
     suffix = f"; {count} of {bad.size} elements differ" if count > 1 else ""
-    return Difference(where, element.python, element.compiled, element.detail + suffix, element.ulps)
+    # the arrays' dtypes are known: show elements as plain numbers
+    return Difference(where, repr(p.item()), repr(c.item()), element.detail + suffix, element.ulps)
 
 
 def _bad_elements(python: np.ndarray, compiled: np.ndarray, tol: Tolerance) -> np.ndarray:
@@ -325,13 +370,23 @@ def _bad_floats(python: np.ndarray, compiled: np.ndarray, tol: Tolerance) -> np.
     with np.errstate(invalid="ignore", over="ignore"):
         same = (python == compiled) | (p_nan & c_nan)
         close = np.abs(python - compiled) <= tol.atol + tol.rtol * np.abs(python)
-    ulps = np.abs(_ordinals(python) - _ordinals(compiled))  # float64: exact below 2**53
     finite = np.isfinite(python) & np.isfinite(compiled)
-    return ~same & ~(finite & ((ulps <= tol.ulps) | close))
+    within = _ulp_distances(python, compiled) <= np.uint64(max(tol.ulps, 0))
+    return ~same & ~(finite & (within | close))
+
+
+def _ulp_distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Vectorised `ulp_distance`, exact, as uint64 (NaN elements give meaningless values)."""
+    oa, ob = _ordinals(a), _ordinals(b)
+    with np.errstate(over="ignore"):
+        same_side = (oa < 0) == (ob < 0)
+        near = np.abs(oa - ob).astype(np.uint64)  # no overflow: same sign
+        far = np.abs(oa).astype(np.uint64) + np.abs(ob).astype(np.uint64)
+    return np.where(same_side, near, far)
 
 
 def _ordinals(a: np.ndarray) -> np.ndarray:
-    """Vectorised `_ordinal`, as float64 (exact for the small distances tolerances allow)."""
-    ints = np.ascontiguousarray(a).view(np.dtype(f"i{a.dtype.itemsize}")).astype(np.float64)
-    sign_min = float(np.iinfo(np.dtype(f"i{a.dtype.itemsize}")).min)
-    return np.where(ints < 0, sign_min - ints, ints)
+    """Vectorised `_ordinal`: magnitudes below 2**63, so negation cannot overflow."""
+    bits = np.ascontiguousarray(a).view(np.dtype(f"i{a.dtype.itemsize}")).astype(np.int64)
+    magnitude_mask = np.int64(2 ** (8 * a.dtype.itemsize - 1) - 1)
+    return np.where(bits < 0, -(bits & magnitude_mask), bits)

@@ -62,7 +62,8 @@ class CheckConfig:
 
 
 def config_from_kwargs(kwargs: Mapping[str, Any]) -> CheckConfig:
-    """Split `@jitcheck(...)` / `pytest.mark.jitcheck(...)` keywords into settings and strategies."""
+    """Split `@jitcheck(...)` or `pytest.mark.jitcheck(...)` keywords into settings and
+    per-parameter strategies."""
     settings = {k: v for k, v in kwargs.items() if k in SETTINGS}
     strategies = {k: v for k, v in kwargs.items() if k not in SETTINGS}
     strategies.update(settings.pop("strategies", None) or {})

@@ -1,0 +1,48 @@
+"""The examples shown in README.md, kept here so that `make test` checks them with
+`pytest --jit-diff` (see `jit_diff_modules` in pyproject.toml)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from jitcheck import jitcheck
+from jitcore import Array, jit
+
+
+@jitcheck(n=st.integers(1, 2000))
+@jit
+def integrate(a: float, b: float, n: int) -> float:
+    """Midpoint rule for the integral of sin(x) * exp(-x) over [a, b]."""
+    h = (b - a) / n
+    total = 0.0
+    for i in range(n):
+        x = a + (i + 0.5) * h
+        total += math.sin(x) * math.exp(-x)
+    return total * h
+
+
+@jit
+def horner(x: float, n: int) -> float:
+    """Sum of x**k for k < n, by Horner's rule."""
+    total = 0.0
+    for _ in range(n):
+        total = total * x + 1.0
+    return total
+
+
+@jitcheck(n=st.integers(0, 22))  # naive recursion: keep n small
+@jit
+def fib(n: int) -> int:
+    return n if n < 2 else fib(n - 1) + fib(n - 2)
+
+
+@jitcheck(rtol=1e-12, bench_args=lambda: (np.linspace(-3.0, 3.0, 100_000),))
+@jit
+def softplus_sum(a: Array[np.float64, 1]) -> float:
+    total = 0.0
+    for i in range(a.shape[0]):
+        total += math.log1p(math.exp(-abs(a[i]))) + max(a[i], 0.0)
+    return total

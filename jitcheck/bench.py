@@ -1,0 +1,109 @@
+"""Timing with pytest-benchmark's calibrated timers, rounds and statistics.
+
+Each mode is timed by a `pytest_benchmark.fixture.BenchmarkFixture`, driven the way the
+`benchmark` fixture drives it: it calibrates how many iterations make one round measurable
+with the timer, runs rounds until `--benchmark-max-time` (at least `--benchmark-min-rounds`),
+and keeps its `Stats`. jitcheck stores what pytest-benchmark stores for a benchmark (its
+`as_dict()`), so the numbers read the same in both tools, and takes the timing options from
+pytest-benchmark's own command-line options.
+
+The speedup of a mode is Python's minimum time over the mode's minimum time, both measured
+in the same process and run: the minimum is the least noisy estimate of a call's cost.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from pytest_benchmark.fixture import BenchmarkFixture
+from pytest_benchmark.logger import Logger
+from pytest_benchmark.utils import load_timer
+
+SPEEDUP_STAT = "min"
+
+
+@dataclass(frozen=True)
+class BenchOptions:
+    """pytest-benchmark's timing options, as plain data (it crosses to isolation children)."""
+
+    min_time: float = 0.000005
+    max_time: float = 1.0
+    min_rounds: int = 5
+    timer: str = "time.perf_counter"
+    disable_gc: bool = False
+    warmup: bool = False
+    warmup_iterations: int = 100000
+    calibration_precision: int = 10
+
+    @classmethod
+    def from_config(cls, config: Any) -> BenchOptions:
+        """The options given to pytest-benchmark (`--benchmark-max-time` ...), else defaults."""
+        values: dict[str, Any] = {}
+        for name in asdict(cls()):
+            try:
+                value = config.getoption(f"benchmark_{name}")
+            except ValueError:  # pytest-benchmark disabled with -p no:benchmark
+                continue
+            if value is not None:
+                values[name] = str(value) if name == "timer" else value
+        return cls(
+            min_time=float(values.get("min_time", cls.min_time)),
+            max_time=float(values.get("max_time", cls.max_time)),
+            min_rounds=int(values.get("min_rounds", cls.min_rounds)),
+            timer=values.get("timer", cls.timer),
+            disable_gc=bool(values.get("disable_gc", cls.disable_gc)),
+            warmup=bool(values.get("warmup", cls.warmup)),
+            warmup_iterations=int(values.get("warmup_iterations", cls.warmup_iterations)),
+            calibration_precision=int(
+                values.get("calibration_precision", cls.calibration_precision)
+            ),
+        )
+
+
+@dataclass(frozen=True)
+class _Node:
+    """What BenchmarkFixture reads from a pytest item: the names of the benchmark."""
+
+    name: str
+    nodeid: str
+
+
+def time_call(
+    func: Callable[..., Any], args: tuple[Any, ...], name: str, options: BenchOptions
+) -> dict[str, Any]:
+    """Time `func(*args)` and return pytest-benchmark's record of it (without raw data)."""
+    records: list[Any] = []
+    fixture = BenchmarkFixture(
+        _Node(name, name),
+        disable_gc=options.disable_gc,
+        timer=load_timer(options.timer),
+        min_rounds=options.min_rounds,
+        min_time=options.min_time,
+        max_time=options.max_time,
+        precision=None,
+        confidence=None,
+        warmup=options.warmup,
+        warmup_iterations=options.warmup_iterations,
+        calibration_precision=options.calibration_precision,
+        add_stats=records.append,
+        logger=Logger(Logger.QUIET),
+        warner=warnings.warn,
+        disabled=False,
+        cprofile=False,
+        cprofile_loops=None,
+        cprofile_dump=False,
+    )
+    fixture(func, *args)
+    return records[0].as_dict(include_data=False)
+
+
+def speedup(python: dict[str, Any], compiled: dict[str, Any]) -> float | None:
+    """Python's time over the compiled time (None if either is missing or zero)."""
+    p = python.get("stats", {}).get(SPEEDUP_STAT)
+    c = compiled.get("stats", {}).get(SPEEDUP_STAT)
+    if not p or not c:
+        return None
+    return float(p) / float(c)

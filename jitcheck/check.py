@@ -1,0 +1,127 @@
+"""One function's whole check: derive inputs, compare every mode with Python, then time.
+
+`check_function` fills a `FunctionResult` as it goes, so whatever happens (a skip, a
+mismatch, a crash in the isolation child) the record says how far it got; the plugin adds the
+outcome from pytest's report.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import numpy as np
+from hypothesis import settings as hypothesis_settings
+
+from jitcheck.bench import BenchOptions
+from jitcheck.compare import DEFAULT_ULPS, Tolerance, show
+from jitcheck.decorator import CheckConfig
+from jitcheck.diff import DiffSpec, DiffStats, run_differential
+from jitcheck.execute import LocalExecutor
+from jitcheck.isolate import IsolatedExecutor
+from jitcheck.modes import Mode, resolve_modes
+from jitcheck.results import FunctionResult
+from jitcheck.settings import RunSettings
+from jitcheck.strategies import InputPlan, Underivable, derive_plan, timing_input
+from jitcore import ExecutionMode
+
+NO_TIMEOUT = 24 * 3600.0  # what "no timeout" means for an isolated call: a day
+
+
+def input_plan(target: Any, config: CheckConfig) -> InputPlan:
+    """How to generate `target`'s arguments; Underivable (with how to fix it) if unknown."""
+    return derive_plan(target, config.strategies, config.ndim)
+
+
+def check_function(
+    target: Any,
+    binding: str,
+    plan: InputPlan,
+    config: CheckConfig,
+    run: RunSettings,
+    result: FunctionResult,
+    pytest_config: Any,
+) -> None:
+    """Check `target` (a dispatcher bound to `binding` in its module); raises on failure."""
+    result.inputs = plan.source
+    modes = resolve_modes(target.options, [*run.modes, *config.modes])
+    result.modes = [m.label for m in modes]
+    spec = DiffSpec(
+        name=binding,
+        key=f"{target.py_func.__code__.co_filename}::{target.__module__}.{binding}",
+        plan=plan,
+        modes=modes,
+        tolerance=Tolerance(
+            DEFAULT_ULPS if config.ulps is None else config.ulps,
+            config.rtol or 0.0,
+            config.atol or 0.0,
+        ),
+        max_examples=config.max_examples or run.max_examples or hypothesis_settings().max_examples,
+        timeout=run.timeout or None,
+        may_skip=target.options.mode is not ExecutionMode.COMPILED,
+    )
+    executor = _executor(target, binding, modes, run)
+    stats = DiffStats()
+    try:
+        run_differential(spec, executor, stats)
+        if run.bench:
+            _time(executor, plan, config, binding, result, BenchOptions.from_config(pytest_config))
+    finally:
+        result.diff = stats.as_dict()
+        result.compile = result.compile or executor.compile_stats()
+        executor.close()
+
+
+def _executor(target: Any, binding: str, modes: list[Mode], run: RunSettings) -> Any:
+    if run.isolate:
+        return IsolatedExecutor(target, binding, modes, run.timeout or NO_TIMEOUT)
+    return LocalExecutor(target, modes)
+
+
+def _time(
+    executor: Any,
+    plan: InputPlan,
+    config: CheckConfig,
+    binding: str,
+    result: FunctionResult,
+    options: BenchOptions,
+) -> None:
+    """Time every mode on the timing input and record speedups and compile statistics."""
+    try:
+        args = _timing_args(plan, config)
+    except Underivable as exc:
+        result.bench_error = f"no timing input: {exc}; give @jitcheck(bench_args=...)"
+        return
+    names = tuple(inspect.signature(executor.py_func).parameters)
+    result.bench_input = summarize_call(binding, names, args)
+    timed = executor.bench(args, options, result.nodeid)
+    if "error" in timed:
+        result.bench_error = timed["error"]
+        return
+    result.timing = timed["timing"]
+    result.compile = timed["compile"]
+    result.speedup = timed["speedup"]
+    if timed["errors"]:
+        result.bench_error = "; ".join(f"{m}: {e}" for m, e in timed["errors"].items())
+
+
+def _timing_args(plan: InputPlan, config: CheckConfig) -> tuple[Any, ...]:
+    if config.bench_args is None:
+        return timing_input(plan, config.strategies)
+    args = config.bench_args()
+    return tuple(args) if isinstance(args, tuple | list) else (args,)
+
+
+def summarize_call(name: str, params: tuple[str, ...], args: tuple[Any, ...]) -> str:
+    """`saxpy(a=float64[10000], x=1.4554)`: a timing input, arrays by dtype and shape."""
+    return f"{name}({', '.join(f'{p}={_summary(a)}' for p, a in zip(params, args))})"
+
+
+def _summary(value: Any) -> str:
+    if isinstance(value, np.ndarray):
+        return f"{value.dtype}[{'x'.join(map(str, value.shape))}]"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_summary(v) for v in value) + ")"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return show(value)

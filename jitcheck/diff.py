@@ -1,0 +1,280 @@
+"""The differential check of one function: Hypothesis examples, Python versus each mode.
+
+For every example: Python runs first on its own copy of the arguments (the reference); an
+example whose Python result is outside the compiled domain is rejected and counted. Then each
+compiled mode runs on a fresh copy and is judged by `jitcheck.compare`. A disagreement raises
+`Mismatch`, which Hypothesis shrinks to a minimal example and saves in its database, so the
+next run replays it first.
+
+Three things end a check at once, without shrinking (`StopCheck`, a BaseException that
+Hypothesis lets through): an isolated child that crashed or hung, and a Python reference
+that does not return within the timeout (shrinking would repeat each of them many times).
+A mode that cannot compile the function fails the check, unless the function's own jit mode
+is AUTO or PYTHON: then jitcore would run it as Python, and the check is skipped with the
+compile error as the reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import strategies as st
+from hypothesis.errors import Unsatisfiable
+
+from jitcheck.compare import (
+    Difference,
+    Outcome,
+    Tolerance,
+    compare_outcomes,
+    fastmath_exempt,
+    out_of_domain_error,
+    out_of_domain_result,
+    unchecked_exempt,
+)
+from jitcheck.execute import CompileFailure
+from jitcheck.isolate import ChildDied
+from jitcheck.modes import Mode
+from jitcheck.strategies import InputPlan
+from jitcheck.values import describe_call, fresh_copy
+
+_ALTERNATIVE = "arguments"  # the keyword of the drawn dict when signatures are alternatives
+
+
+class Mismatch(AssertionError):
+    """A compiled mode disagreed with Python on an example."""
+
+    jitcheck_report = True  # the item shows the message, not a traceback
+
+
+class CompileFailed(AssertionError):
+    """A compiled mode could not compile the function (and skipping is not allowed)."""
+
+    jitcheck_report = True
+
+
+class StopCheck(BaseException):  # noqa: N818 - a control-flow signal, not an error class
+    """End the check now, unshrunk: a crash, a hang, or a reference that never returns."""
+
+    jitcheck_report = True
+
+
+class _ReferenceTimeout(BaseException):  # noqa: N818
+    """Raised by SIGALRM inside a Python reference call that ran out of time."""
+
+
+@dataclass(frozen=True)
+class DiffSpec:
+    """Everything the check of one function needs besides the executor."""
+
+    name: str  # the function's name, as examples are shown
+    key: str  # Hypothesis database key: stable across runs, unique per function
+    plan: InputPlan
+    modes: list[Mode]
+    tolerance: Tolerance
+    max_examples: int
+    timeout: float | None
+    may_skip: bool  # the function's own mode falls back to Python, so no compile: skip
+
+
+@dataclass
+class DiffStats:
+    """What the check saw. `examples` counts examples compared in every mode (shrinking
+    included); `rejected` those outside the compiled domain, by reason."""
+
+    examples: int = 0
+    rejected: Counter[str] = field(default_factory=Counter)
+    not_compared: Counter[str] = field(default_factory=Counter)  # mode -> examples skipped
+    failures: list[dict[str, str]] = field(default_factory=list)  # of the last failing example
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "examples": self.examples,
+            "rejected": sum(self.rejected.values()),
+            "rejected_by_reason": dict(self.rejected),
+            "not_compared": dict(self.not_compared),
+            "failures": list(self.failures),
+        }
+
+
+def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
+    """Run the check, counting into `stats`; raises Mismatch, CompileFailed or StopCheck, or
+    pytest's skip (a compile failure in a function that falls back to Python)."""
+
+    alternatives = len(spec.plan.alternatives) > 1
+
+    def check(**drawn: Any) -> None:
+        values = drawn[_ALTERNATIVE] if alternatives else drawn
+        _check_example(spec, executor, stats, spec.plan.call_args(values))
+
+    check.__name__ = check.__qualname__ = spec.name
+    # Hypothesis keys its database by the test's source, identical for every function here;
+    # its pytest plugin adds this digest to tell parametrized cases apart, and so do we.
+    check._hypothesis_internal_add_digest = spec.key.encode()  # type: ignore[attr-defined]
+    test = given(**_given_arguments(spec.plan))(
+        settings(
+            max_examples=spec.max_examples,
+            deadline=None,  # the first call of each mode compiles
+            report_multiple_bugs=False,
+            # the explain phase points at lines that ran only for failing examples: in
+            # jitcheck's comparison code, not in the kernel; the message says it better
+            phases=[p for p in settings().phases if p is not Phase.explain],
+            suppress_health_check=[
+                HealthCheck.too_slow,
+                HealthCheck.filter_too_much,
+                HealthCheck.data_too_large,
+                HealthCheck.large_base_example,
+            ],
+        )(check)
+    )
+    try:
+        test()
+    except Unsatisfiable:
+        raise Mismatch(_unsatisfiable_message(spec, stats)) from None
+
+
+def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
+    """One keyword per parameter (so a falsifying example reads `f(x=..., n=...)`), or one
+    dict of them when several signatures are alternatives."""
+    if len(plan.alternatives) == 1:
+        return dict(plan.alternatives[0])
+    return {_ALTERNATIVE: st.one_of(*(st.fixed_dictionaries(a) for a in plan.alternatives))}
+
+
+def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
+    example = describe_call(spec.name, spec.plan.positional, args)
+    python = _reference(executor, args, spec.timeout, example)
+    reason = None if python.raised else out_of_domain_result(python.value)
+    _reject_if(reason, stats)
+    found: list[tuple[Mode, Outcome, Difference]] = []
+    for mode in spec.modes:
+        if not mode.boundscheck and unchecked_exempt(python):
+            stats.not_compared[mode.label] += 1
+            continue
+        compiled = _compiled(spec, executor, mode, args, example)
+        _reject_if(out_of_domain_error(python, compiled), stats)
+        if mode.fastmath and fastmath_exempt(args, python, compiled):
+            stats.not_compared[mode.label] += 1
+            continue
+        tol = spec.tolerance.for_fastmath() if mode.fastmath else spec.tolerance
+        diff = compare_outcomes(python, compiled, tol, spec.plan.positional)
+        if diff is not None:
+            found.append((mode, compiled, diff))
+    if found:
+        stats.failures = [
+            {"mode": m.label, "example": example, "python": python.describe(),
+             "compiled": c.describe(), "difference": str(d)}
+            for m, c, d in found
+        ]  # fmt: skip
+        raise Mismatch(_mismatch_message(spec, example, python, found))
+    stats.examples += 1
+
+
+def _reject_if(reason: str | None, stats: DiffStats) -> None:
+    if reason is not None:
+        stats.rejected[reason] += 1
+        reject()
+
+
+def _reference(executor: Any, args: tuple, timeout: float | None, example: str) -> Outcome:
+    try:
+        with _deadline(timeout):
+            return executor.call_python(fresh_copy(args))
+    except _ReferenceTimeout:
+        raise StopCheck(
+            f"the Python reference did not return within {timeout:g} s on\n  {example}\n"
+            "give the slow parameter a smaller strategy, e.g. @jitcheck(n=st.integers(0, 20)),"
+            " or raise --jit-diff-timeout"
+        ) from None
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Interrupt Python code after `seconds` with SIGALRM, where that is safe: in the main
+    thread, and only if nobody else (e.g. pytest-timeout) handles SIGALRM."""
+    usable = (
+        seconds
+        and hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN, None)
+    )
+    if not usable or seconds is None:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _ReferenceTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _compiled(spec: DiffSpec, executor: Any, mode: Mode, args: tuple, example: str) -> Outcome:
+    try:
+        return executor.call(mode.label, fresh_copy(args))
+    except CompileFailure as exc:
+        _compile_failure(spec, mode, exc, example)
+        raise  # pragma: no cover - _compile_failure always raises
+    except ChildDied as exc:
+        raise StopCheck(f"{exc} in mode {mode.label} on\n  {example}") from None
+
+
+def _compile_failure(spec: DiffSpec, mode: Mode, exc: CompileFailure, example: str) -> None:
+    headline = exc.text.splitlines()[0] if exc.text else ""
+    if exc.internal:
+        raise CompileFailed(
+            f"jitcore crashed compiling `{spec.name}` in mode {mode.label} "
+            f"(InternalCompilerError: a jitcore bug) on\n  {example}\n{exc.text}"
+        )
+    if spec.may_skip and mode.own:
+        pytest.skip(
+            f"jitcore cannot compile `{spec.name}` ({exc.error}: {headline}); its jit mode "
+            "falls back to Python, so there is nothing to compare (use @jit(mode='compiled') "
+            "to make this a failure)"
+        )
+    raise CompileFailed(
+        f"jitcore cannot compile `{spec.name}` in mode {mode.label} on\n  {example}\n"
+        f"{exc.error}: {exc.text}"
+    )
+
+
+def _mismatch_message(
+    spec: DiffSpec, example: str, python: Outcome, found: list[tuple[Mode, Outcome, Difference]]
+) -> str:
+    """The example, Python's outcome, each mode's, and the first difference; modes that
+    went wrong the same way share a line."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for mode, compiled, diff in found:
+        groups.setdefault((compiled.describe(), str(diff)), []).append(mode.label)
+    rows = [("example", example), ("python", python.describe())]
+    for (outcome, _), labels in groups.items():
+        rows.append((", ".join(labels), outcome))
+    width = max(len(label) for label, _ in rows) + 1
+    modes = ", ".join(m.label for m, _, _ in found)
+    lines = [f"`{spec.name}` disagrees with Python in mode{'s' * (len(found) > 1)} {modes}"]
+    lines += [f"  {label + ':':<{width}} {text}" for label, text in rows]
+    for (_, difference), labels in groups.items():
+        if not difference.startswith("outcome:"):  # the outcome lines above say it all
+            prefix = f" ({', '.join(labels)})" if len(groups) > 1 else ""
+            lines.append(f"  first difference{prefix}: {difference}")
+    return "\n".join(lines)
+
+
+def _unsatisfiable_message(spec: DiffSpec, stats: DiffStats) -> str:
+    reasons = ", ".join(f"{n} {r}" for r, n in stats.rejected.most_common())
+    return (
+        f"no example of `{spec.name}` stayed inside the compiled domain ({reasons or 'none'}); "
+        "give strategies with narrower ranges, e.g. @jitcheck(n=st.integers(-100, 100))"
+    )

@@ -1,0 +1,198 @@
+"""Running a function: Python and each compiled mode, in this process.
+
+The Python reference is the function as plain Python *all the way down* (`pure_python`): a
+jitted callee, or the function itself when it recurses, would otherwise run compiled inside
+the reference, and a miscompiled callee would agree with itself.
+
+`LocalExecutor` owns one fresh dispatcher per mode (never the user's, whose mode may be AUTO
+and whose compile statistics we must not disturb). `call` runs one mode on arguments the
+caller copied, and tells a compile failure (`CompileFailure`) from an exception the compiled
+code raised at run time. The isolation child (`jitcheck.isolate`) serves the same object over
+a pipe, so both paths share this code.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import numpy as np
+
+from jitcheck.bench import BenchOptions, speedup, time_call
+from jitcheck.compare import Outcome
+from jitcheck.modes import Mode
+from jitcheck.values import fresh_copy
+from jitcore import ExecutionMode, JitError
+from jitcore.errors import InternalCompilerError
+from jitcore.ir import types as T
+
+
+class CompileFailure(Exception):
+    """A mode could not compile the function for these arguments."""
+
+    def __init__(self, label: str, error: str, text: str, internal: bool) -> None:
+        super().__init__(f"{error}: {text}")
+        self.label = label
+        self.error = error  # the exception's type name: TypingError, TypeError, ...
+        self.text = text
+        self.internal = internal  # an InternalCompilerError: a jitcore bug, never skipped
+
+
+def invoke(func: Callable[..., Any], args: tuple[Any, ...]) -> Outcome:
+    """Call `func(*args)` and record what happened; `args` are modified in place."""
+    with warnings.catch_warnings():
+        # NumPy scalar overflow and invalid-value warnings are results, not errors, even
+        # under `-W error`: compiled code cannot warn, so comparing them would be unfair.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        try:
+            value = func(*args)
+        except Exception as exc:  # noqa: BLE001 - the exception is the outcome
+            return Outcome(error_type=type(exc), error_text=str(exc), args_after=args)
+    return Outcome(value=value, args_after=args)
+
+
+def signature_of(args: tuple[Any, ...]) -> tuple[T.Type, ...] | None:
+    """The IR types the dispatcher will see for `args`, or None if one has no IR type."""
+    try:
+        return tuple(_type_of(a) for a in args)
+    except TypeError:
+        return None
+
+
+def _type_of(value: Any) -> T.Type:
+    simple = {bool: T.BOOL, int: T.I64, float: T.F64, complex: T.C128, type(None): T.NONE}
+    if type(value) in simple:
+        return simple[type(value)]
+    if isinstance(value, np.generic):
+        return T.from_dtype(value.dtype)
+    if isinstance(value, tuple):
+        return T.Tuple(tuple(_type_of(v) for v in value))
+    if isinstance(value, np.ndarray):
+        layout: Literal["C", "F", "A"] = "A"
+        if value.flags.c_contiguous or value.flags.f_contiguous:
+            layout = "C" if value.flags.c_contiguous else "F"
+        return T.Array(T.from_dtype(value.dtype), value.ndim, layout)
+    raise TypeError(type(value).__name__)
+
+
+def pure_python(dispatcher: Any) -> Callable[..., Any]:
+    """`dispatcher.py_func`, with every jitted function it reaches through its globals and
+    closure cells (itself included) replaced by such a plain-Python copy."""
+    return _PurePython().function(dispatcher.py_func)
+
+
+class _PurePython:
+    """Copies functions onto copies of their module globals in which dispatchers are
+    replaced by plain-Python copies; one copy per function and per globals dict, so
+    recursion and mutual recursion stay within the copies."""
+
+    def __init__(self) -> None:
+        self._functions: dict[int, types.FunctionType] = {}
+        self._globals: dict[int, dict[str, Any]] = {}
+
+    def function(self, func: Any) -> Any:
+        if not isinstance(func, types.FunctionType):
+            return func  # a builtin or other callable: nothing compiled inside
+        if id(func) in self._functions:
+            return self._functions[id(func)]
+        module_globals = func.__globals__
+        fresh = id(module_globals) not in self._globals
+        patched = self._globals.setdefault(id(module_globals), dict(module_globals))
+        copy = types.FunctionType(
+            func.__code__, patched, func.__name__, func.__defaults__, self._cells(func)
+        )
+        copy.__kwdefaults__ = func.__kwdefaults__
+        copy.__qualname__ = func.__qualname__
+        self._functions[id(func)] = copy
+        if fresh:
+            for name, value in module_globals.items():
+                if _is_dispatcher(value):
+                    patched[name] = self.function(value.py_func)
+        return copy
+
+    def _cells(self, func: types.FunctionType) -> tuple[types.CellType, ...] | None:
+        if func.__closure__ is None:
+            return None
+        cells = []
+        for cell in func.__closure__:
+            try:
+                value = cell.cell_contents
+            except ValueError:  # an empty cell (a name assigned after the closure)
+                cells.append(cell)
+                continue
+            cells.append(
+                types.CellType(self.function(value.py_func)) if _is_dispatcher(value) else cell
+            )
+        return tuple(cells)
+
+
+def _is_dispatcher(obj: object) -> bool:
+    return getattr(obj, "__jitcore_dispatcher__", False) is True
+
+
+class LocalExecutor:
+    """Python and the compiled modes of one function, run in this process."""
+
+    def __init__(self, dispatcher: Any, modes: Sequence[Mode]) -> None:
+        self.py_func = pure_python(dispatcher)
+        self.dispatchers = {
+            m.label: dispatcher.with_options(mode=ExecutionMode.COMPILED, **m.changes)
+            for m in modes
+        }
+        self._first_stats: dict[str, dict[str, Any]] = {}
+
+    def call_python(self, args: tuple[Any, ...]) -> Outcome:
+        return invoke(self.py_func, args)
+
+    def call(self, label: str, args: tuple[Any, ...]) -> Outcome:
+        """Run mode `label`; CompileFailure if it could not compile for these arguments."""
+        d = self.dispatchers[label]
+        before = len(d.signatures)
+        known = signature_of(args) in d.signatures
+        outcome = invoke(d, args)
+        error = outcome.error_type
+        if error is not None and issubclass(error, JitError):
+            internal = issubclass(error, InternalCompilerError)
+            raise CompileFailure(label, error.__name__, outcome.error_text, internal)
+        if error is TypeError and not known and len(d.signatures) == before:
+            # the dispatcher refused the argument types before compiling anything
+            raise CompileFailure(label, "TypeError", outcome.error_text, internal=False)
+        if label not in self._first_stats and d.signatures:
+            self._first_stats[label] = d.stats(d.signatures[0]).as_dict()
+        return outcome
+
+    def compile_stats(self) -> dict[str, dict[str, Any]]:
+        """Each mode's compile statistics for the first signature it compiled."""
+        return dict(self._first_stats)
+
+    def bench(self, args: tuple[Any, ...], options: BenchOptions, name: str) -> dict[str, Any]:
+        """Time Python and every mode on copies of `args` (see `jitcheck.bench`); `name`
+        prefixes the benchmarks' names (`<name>[python]`, `<name>[O3]`).
+
+        Each mode is timed on a new dispatcher, so its compile statistics are those of the
+        timed signature, and whether the cache served it is that run's truth.
+        """
+        python = invoke(self.py_func, fresh_copy(args))
+        if python.raised:
+            reason = f"the timing input raised in Python: {python.describe()}"
+            return {"error": f"{reason}; give @jitcheck(bench_args=...)"}
+        timing = {"python": time_call(self.py_func, fresh_copy(args), f"{name}[python]", options)}
+        compile_stats: dict[str, Any] = {}
+        errors: dict[str, str] = {}
+        for label, d in self.dispatchers.items():
+            fresh = d.with_options()
+            first = invoke(fresh, fresh_copy(args))
+            if first.raised:
+                errors[label] = first.describe()
+                continue
+            compile_stats[label] = fresh.stats().as_dict()
+            timing[label] = time_call(fresh, fresh_copy(args), f"{name}[{label}]", options)
+        speedups = {
+            label: speedup(timing["python"], t) for label, t in timing.items() if label != "python"
+        }
+        return {"timing": timing, "compile": compile_stats, "speedup": speedups, "errors": errors}
+
+    def close(self) -> None:
+        """Nothing to release in-process (the isolation executor stops its child here)."""

@@ -1,0 +1,57 @@
+"""Session-wide jit-diff settings (from the command line and the ini file) and state.
+
+Only the standard library and pytest here: the plugin builds these while configuring every
+pytest run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+DEFAULT_TIMEOUT = 60.0  # seconds per call: Python reference, and isolated compiled calls
+DEFAULT_MAX_REGRESSION = 0.10
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How this session checks every function (a function's `@jitcheck` may add to it)."""
+
+    enabled: bool = False  # --jit-diff: check every dispatcher, not only @jitcheck ones
+    modules: tuple[str, ...] = ()  # --jit-diff-module / jit_diff_modules
+    modes: tuple[str, ...] = ()  # --jit-diff-modes / jit_diff_modes
+    max_examples: int | None = None  # None: the Hypothesis profile's
+    bench: bool = False
+    isolate: bool = False
+    timeout: float | None = DEFAULT_TIMEOUT  # None or 0: no limit
+    report_json: str | None = None
+    report_md: str | None = None
+    report_html: str | None = None
+    baseline: str | None = None
+    max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
+
+
+def parse_fraction(text: str) -> float:
+    """A percentage as a fraction: `10%` and `10` both mean 0.10."""
+    raw = text.strip().removesuffix("%").strip()
+    value = float(raw)
+    if value < 0:
+        raise ValueError(f"a regression threshold cannot be negative: {text!r}")
+    return value / 100.0
+
+
+@dataclass
+class SessionState:
+    """What the plugin keeps for one session, in `config.stash[JIT_DIFF_KEY]`."""
+
+    run: RunSettings
+    seen: set[Any] = field(default_factory=set)  # functions already collected (collect.py)
+    results: dict[str, dict[str, Any]] = field(default_factory=dict)  # nodeid -> record
+    report: dict[str, Any] | None = None  # built at session end, for the terminal summary
+    comparison: Any = None  # jitcheck.report.Comparison with the baseline, if one was given
+    baseline_error: str = ""  # why the baseline could not be compared
+
+
+JIT_DIFF_KEY = pytest.StashKey[SessionState]()

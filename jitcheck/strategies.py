@@ -1,0 +1,435 @@
+"""Hypothesis strategies for the arguments of a jitted function, and how they are derived.
+
+Where inputs come from (DESIGN.md section 7): a parameter given a strategy by `@jitcheck(name=...)`
+(or a `jitcheck` marker) uses it; the others take their types from the first of these sources
+that types all of them:
+
+1. the function's explicit jit signatures, `@jit(signatures=["f64, i64"])` (one alternative
+   per signature, each example draws from one of them);
+2. its annotations: `int`, `float`, `bool`, `complex`, NumPy scalar types, `tuple[...]` of
+   these, `jitcore.Array[dtype, ndim(, layout)]`, and `numpy.typing.NDArray[dtype]` (ndim 1
+   unless `@jitcheck(ndim={"a": 2})` says otherwise);
+3. the signatures the dispatcher has compiled so far (order-dependent: a last resort).
+
+A parameter with a default value and no source keeps its default. Anything else left makes
+the function *underivable*; the item is skipped with a reason that says how to annotate it.
+
+Default domains keep examples inside what compiled code computes exactly: ints are bounded
+(`INT_BOUND`, also within the dtype's range), so most results stay in int64 and loop counts
+stay small; floats cover the whole line with NaN, infinities and subnormals; arrays have
+random shapes within `ARRAY_BUDGET` elements (empty ones included), in C order, Fortran order
+or as non-contiguous strided views.
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from jitcore import ArraySpec
+from jitcore.ir import types as T
+
+INT_BOUND = 1000
+ARRAY_BUDGET = 64  # elements per generated array
+BENCH_ELEMENTS = 10_000  # elements per array of the default timing input
+BENCH_INT = INT_BOUND  # an int argument of the default timing input: the largest one checked
+DEFAULT_NDIM = 1  # of an `NDArray[dtype]` annotation without an `ndim` hint
+
+_PY_TYPES: dict[object, T.Type] = {
+    int: T.I64,
+    float: T.F64,
+    bool: T.BOOL,
+    complex: T.C128,
+    None: T.NONE,
+    type(None): T.NONE,
+}
+
+HOW_TO = (
+    "annotate it (`x: float`, `n: int`, `a: jitcore.Array[np.float64, 1]`), list jit "
+    "signatures (`@jit(signatures=['f64, i64'])`), or give a strategy "
+    "(`@jitcheck(n=st.integers(0, 100))`)"
+)
+
+
+class Underivable(Exception):
+    """The inputs of a function cannot be derived; the message says how to fix that."""
+
+
+@dataclass(frozen=True)
+class InputPlan:
+    """How to generate the arguments of one function.
+
+    `alternatives` holds one `{parameter: strategy}` per signature; an example draws one.
+    `types` holds the parameter types of each alternative where known (for timing inputs).
+    """
+
+    params: tuple[str, ...]  # generated parameters, in order
+    positional: tuple[str, ...]  # the parameters passed positionally, up to the last generated
+    defaults: Mapping[str, Any]
+    alternatives: tuple[Mapping[str, st.SearchStrategy[Any]], ...]
+    types: tuple[Mapping[str, T.Type], ...]
+    source: str
+
+    def call_args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        """The positional arguments for one example's values (defaults fill the gaps)."""
+        return tuple(values[n] if n in values else self.defaults[n] for n in self.positional)
+
+
+# --- strategies from types -----------------------------------------------------------------
+
+
+def for_type(t: T.Type) -> st.SearchStrategy[Any]:
+    """Values of the IR type `t`, within the compiled domain."""
+    if isinstance(t, T.Scalar):
+        return scalars(t.dtype, as_python=t in (T.I64, T.F64, T.BOOL, T.C128))
+    if isinstance(t, T.Tuple):
+        return st.tuples(*(for_type(item) for item in t.items))
+    if isinstance(t, T.NoneType):
+        return st.none()
+    if isinstance(t, T.Array):
+        return arrays(t.dtype.dtype, t.ndim, t.layout)
+    raise Underivable(f"jitcheck cannot generate values of type {t}")
+
+
+def scalars(dtype: Any, *, as_python: bool = False) -> st.SearchStrategy[Any]:
+    """Scalars of `dtype`: NumPy scalars, or Python numbers when `as_python` (int, float...)."""
+    dt = np.dtype(dtype)
+    elements = elements_of(dt)
+    if as_python:
+        return elements
+    return elements.map(dt.type)
+
+
+def elements_of(dtype: Any) -> st.SearchStrategy[Any]:
+    """Python numbers that `dtype` holds exactly; ints bounded by `INT_BOUND`."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return st.booleans()
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return st.integers(max(int(info.min), -INT_BOUND), min(int(info.max), INT_BOUND))
+    if dt.kind == "f":
+        return st.floats(width=8 * dt.itemsize)
+    if dt.kind == "c":
+        return st.complex_numbers(width=8 * dt.itemsize)
+    raise Underivable(f"jitcheck cannot generate elements of dtype {dt}")
+
+
+def arrays(
+    dtype: Any,
+    ndim: int,
+    layout: str = "A",
+    *,
+    max_size: int = ARRAY_BUDGET,
+    elements: st.SearchStrategy[Any] | None = None,
+) -> st.SearchStrategy[np.ndarray]:
+    """Arrays of `dtype` and `ndim` with random shapes (empty ones too) of at most about
+    `max_size` elements. Layout "C" or "F" gives contiguous arrays of that order; "A" mixes
+    C order, Fortran order and non-contiguous strided views (negative strides included).
+
+        @jitcheck(a=arrays(np.float64, 2, "C", max_size=100))
+    """
+    dt = np.dtype(dtype)
+    elems = elements if elements is not None else elements_of(dt)
+    side = max(1, math.ceil(max_size ** (1 / ndim))) if ndim else 1
+    shapes = hnp.array_shapes(min_dims=ndim, max_dims=ndim, min_side=0, max_side=side)
+    kinds = {"C": ("C",), "F": ("F",), "A": ("C", "F", "strided")}[layout]
+    return st.tuples(shapes, st.sampled_from(kinds)).flatmap(
+        lambda pick: _arrays_of(dt, pick[0], pick[1], elems)
+    )
+
+
+def _arrays_of(
+    dt: np.dtype, shape: tuple[int, ...], kind: str, elems: st.SearchStrategy[Any]
+) -> st.SearchStrategy[np.ndarray]:
+    if kind != "strided" or not shape:
+        contiguous = np.asfortranarray if kind == "F" else np.ascontiguousarray
+        return hnp.arrays(dt, shape, elements=elems).map(contiguous)
+    steps = st.tuples(*(st.sampled_from((2, -1, -2)) for _ in shape))
+    return steps.flatmap(
+        lambda s: hnp.arrays(dt, tuple(n * abs(k) for n, k in zip(shape, s)), elements=elems).map(
+            lambda base: base[tuple(slice(None, None, k) for k in s)]
+        )
+    )
+
+
+# --- types from annotations and signatures -------------------------------------------------
+
+
+def type_from_annotation(annotation: Any, ndim: int | None = None) -> T.Type:
+    """The IR type an annotation stands for; Underivable if it names none."""
+    if isinstance(annotation, ArraySpec):
+        return T.Array(T.from_dtype(annotation.dtype), annotation.ndim, annotation.layout)  # type: ignore[arg-type]
+    if isinstance(annotation, T.Type):
+        return annotation
+    if annotation in _PY_TYPES:
+        return _PY_TYPES[annotation]
+    if isinstance(annotation, type) and issubclass(annotation, np.generic):
+        return _from_dtype(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is tuple and args and Ellipsis not in args:
+        return T.Tuple(tuple(type_from_annotation(a) for a in args))
+    if origin is np.ndarray:
+        return T.Array(_ndarray_dtype(args), DEFAULT_NDIM if ndim is None else ndim, "A")
+    if isinstance(annotation, str):
+        raise Underivable(f"its annotation {annotation!r} could not be evaluated")
+    raise Underivable(f"its annotation {_name(annotation)} is not one jitcheck can generate")
+
+
+def _ndarray_dtype(args: tuple[Any, ...]) -> T.Scalar:
+    """The element type of `NDArray[dtype]` (`np.ndarray[shape, np.dtype[dtype]]`)."""
+    dtype_args = typing.get_args(args[1]) if len(args) == 2 else ()
+    scalar = dtype_args[0] if dtype_args else None
+    if not (isinstance(scalar, type) and issubclass(scalar, np.generic)):
+        raise Underivable("its NDArray annotation has no concrete dtype (use NDArray[np.float64])")
+    return _from_dtype(scalar)
+
+
+def _from_dtype(dtype: Any) -> T.Scalar:
+    try:
+        return T.from_dtype(dtype)
+    except TypeError:
+        raise Underivable(f"jitcore has no type for dtype {np.dtype(dtype)}") from None
+
+
+def _name(annotation: Any) -> str:
+    return getattr(annotation, "__qualname__", None) or repr(annotation)
+
+
+def parse_signature(signature: Any) -> tuple[T.Type, ...]:
+    """A jit signature as IR types: text (`"f64, i64"`) or a sequence of types, IR types or
+    type names, as `jit(signatures=...)` accepts."""
+    items = split_top_level(signature) if isinstance(signature, str) else list(signature)
+    return tuple(
+        T.parse_type(item) if isinstance(item, str) else type_from_annotation(item)
+        for item in items
+    )
+
+
+def split_top_level(text: str) -> list[str]:
+    """Split a signature's text on the commas outside parentheses."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+# --- deriving a plan -----------------------------------------------------------------------
+
+
+def derive_plan(
+    dispatcher: Any,
+    strategies: Mapping[str, st.SearchStrategy[Any]],
+    ndim: Mapping[str, int],
+) -> InputPlan:
+    """How to generate arguments for `dispatcher`; Underivable says why it cannot."""
+    func = dispatcher.py_func
+    params = _parameters(func)
+    unknown = set(strategies) - {p.name for p in params}
+    if unknown:
+        raise Underivable(
+            f"@jitcheck gives strategies for {_names(unknown)}, but {func.__name__} has no "
+            f"such parameter (it has {_names(p.name for p in params)})"
+        )
+    required = [p.name for p in params if p.default is inspect.Parameter.empty]
+    rest = [p.name for p in params if p.name not in strategies]
+    needed = [n for n in required if n not in strategies]
+    typed, source = _typed_alternatives(dispatcher, rest, needed, ndim)
+    missing = [n for n in needed if not typed]
+    if missing:
+        raise Underivable(
+            f"cannot derive inputs for `{func.__name__}`: {_missing_reason(func, missing, ndim)}"
+            f"; {HOW_TO}"
+        )
+    generated = [
+        p.name
+        for p in params
+        if p.name in strategies or (typed and all(p.name in t for t in typed))
+    ]
+    alternatives = tuple(
+        {n: strategies[n] if n in strategies else for_type(types[n]) for n in generated}
+        for types in (typed or [{}])
+    )
+    last = max(i for i, p in enumerate(params) if p.name in generated) if generated else -1
+    return InputPlan(
+        params=tuple(generated),
+        positional=tuple(p.name for p in params[: last + 1]),
+        defaults={p.name: p.default for p in params if p.default is not inspect.Parameter.empty},
+        alternatives=alternatives,
+        types=tuple({n: t for n, t in types.items() if n in generated} for types in typed),
+        source=_describe_source(strategies, source),
+    )
+
+
+def _parameters(func: Callable[..., Any]) -> list[inspect.Parameter]:
+    params = list(inspect.signature(func).parameters.values())
+    for p in params:
+        if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD, p.KEYWORD_ONLY):
+            raise Underivable(
+                f"`{func.__name__}` has a {p.kind.description} parameter `{p.name}`; "
+                "jitcore compiles positional parameters only"
+            )
+    return params
+
+
+def _typed_alternatives(
+    dispatcher: Any, names: list[str], needed: list[str], ndim: Mapping[str, int]
+) -> tuple[list[dict[str, T.Type]], str]:
+    """Types for `names` from the first source that types every `needed` one: jit signatures,
+    annotations, compiled signatures. Each alternative maps the parameters it types."""
+    all_names = [p.name for p in _parameters(dispatcher.py_func)]
+    annotated = _annotated(dispatcher.py_func, names, ndim)
+    sources = (
+        ("jit signatures", lambda: [parse_signature(s) for s in dispatcher.options.signatures]),
+        ("annotations", lambda: [annotated] if annotated else []),
+        ("compiled signatures", lambda: list(dispatcher.signatures)),
+    )
+    for source, alternatives in sources:
+        typed = [
+            alt if isinstance(alt, dict) else _by_name(all_names, alt, names)
+            for alt in alternatives()
+        ]
+        if typed and all(n in alt for alt in typed for n in needed):
+            return typed, source
+    return [], ""
+
+
+def _by_name(
+    all_names: list[str], sig: tuple[T.Type, ...], wanted: list[str]
+) -> dict[str, T.Type]:
+    return {n: t for n, t in zip(all_names, sig) if n in wanted}
+
+
+def _annotated(func: Callable[..., Any], names: list[str], ndim: Mapping[str, int]) -> dict:
+    hints = _annotations(func)
+    out: dict[str, T.Type] = {}
+    for name in names:
+        if name in hints:
+            try:
+                out[name] = type_from_annotation(hints[name], ndim.get(name))
+            except Underivable:
+                continue
+    return out
+
+
+def _annotations(func: Callable[..., Any]) -> dict[str, Any]:
+    """The function's parameter annotations, evaluated where possible (PEP 563 strings)."""
+    try:
+        return dict(inspect.get_annotations(func, eval_str=True))
+    except Exception:  # noqa: BLE001 - any failure to evaluate leaves the raw strings
+        return dict(inspect.get_annotations(func))
+
+
+def _missing_reason(func: Callable[..., Any], missing: list[str], ndim: Mapping[str, int]) -> str:
+    """What is wrong with each parameter no source types (annotated ones are fine)."""
+    hints = _annotations(func)
+    reasons = []
+    for name in missing:
+        if name not in hints:
+            reasons.append(f"parameter `{name}` has no annotation")
+            continue
+        try:
+            type_from_annotation(hints[name], ndim.get(name))
+        except Underivable as exc:
+            reasons.append(f"parameter `{name}`: {exc}")
+    return "; ".join(reasons)
+
+
+def _describe_source(strategies: Mapping[str, Any], typed_source: str) -> str:
+    parts = (["@jitcheck strategies"] if strategies else []) + (
+        [typed_source] if typed_source else []
+    )
+    return " + ".join(parts)
+
+
+def _names(names: Any) -> str:
+    return ", ".join(f"`{n}`" for n in sorted(names))
+
+
+# --- the timing input ----------------------------------------------------------------------
+
+
+def timing_input(plan: InputPlan, explicit: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A deterministic, representative argument tuple for timing (the same on every run, so
+    speedups compare across runs): typed parameters get `representative` values, the ones
+    with explicit strategies the largest of a fixed-seed sample of their strategy."""
+    types = plan.types[0] if plan.types else {}
+    rng = np.random.default_rng(0)
+    values = {}
+    for name in plan.params:
+        if name in types and name not in explicit:
+            values[name] = representative(types[name], rng)
+        else:
+            values[name] = _largest_draw(plan.alternatives[0][name])
+    return plan.call_args(values)
+
+
+def representative(t: T.Type, rng: np.random.Generator) -> Any:
+    """A typical value of `t` for timing: arrays of about `BENCH_ELEMENTS` finite elements,
+    ints `BENCH_INT` (the largest the differential check tried), floats in [0.5, 2)."""
+    if isinstance(t, T.Tuple):
+        return tuple(representative(item, rng) for item in t.items)
+    if isinstance(t, T.NoneType):
+        return None
+    if isinstance(t, T.Array):
+        side = max(1, round(BENCH_ELEMENTS ** (1 / t.ndim))) if t.ndim else 1
+        data = _random_elements(t.dtype.dtype, (side,) * t.ndim, rng)
+        return np.asfortranarray(data) if t.layout == "F" else data
+    if not isinstance(t, T.Scalar):
+        raise Underivable(f"jitcheck cannot build a timing value of type {t}")
+    value = _random_elements(t.dtype, (), rng)[()]
+    if t in (T.I64, T.F64, T.BOOL, T.C128):
+        return value.item()
+    return value
+
+
+def _random_elements(dtype: np.dtype, shape: tuple[int, ...], rng: np.random.Generator) -> Any:
+    if dtype.kind == "b":
+        return np.ones(shape, dtype) if not shape else rng.random(shape) < 0.5
+    if dtype.kind in "iu":
+        if not shape:
+            return np.array(min(BENCH_INT, int(np.iinfo(dtype).max)), dtype)
+        return rng.integers(0, 100, shape).astype(dtype)
+    real = rng.uniform(0.5, 2.0, shape)
+    if dtype.kind == "c":
+        real = real + 1j * rng.uniform(0.5, 2.0, shape)
+    return np.asarray(real, dtype)
+
+
+def _largest_draw(strategy: st.SearchStrategy[Any], samples: int = 20) -> Any:
+    """The largest of the first `samples` values a fixed-seed Hypothesis run draws."""
+    from hypothesis import Phase, given, seed, settings
+
+    drawn: list[Any] = []
+
+    @seed(0)
+    @settings(database=None, max_examples=samples, phases=[Phase.generate], deadline=None)
+    @given(strategy)
+    def sample(value: Any) -> None:
+        drawn.append(value)
+
+    sample()
+    return max(drawn, key=_size)
+
+
+def _size(value: Any) -> float:
+    """How much work a value probably means: elements of arrays, magnitude of ints."""
+    if isinstance(value, np.ndarray):
+        return float(value.size)
+    if isinstance(value, tuple):
+        return sum(_size(v) for v in value)
+    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+        return float(abs(int(value)))
+    return 0.0
