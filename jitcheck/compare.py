@@ -37,6 +37,8 @@ DEFAULT_ULPS = 4.0
 FASTMATH_RTOL = 1e-6
 # jitcore's message for `int ** negative int` (DESIGN.md section 3); it raises ValueError.
 NEGATIVE_POWER_MESSAGE = "negative power"
+COMPLEX_RESULT_MESSAGE = "Python returns a complex number"
+COMPLEX_RESULT = "Python's result is complex where compiled code computes floats"
 
 # Why an example is out of the compiled domain (the keys of the reports' `rejected` counts).
 OUT_OF_INT64 = "int result beyond int64"
@@ -139,6 +141,8 @@ def out_of_domain_error(python: Outcome, compiled: Outcome) -> str | None:
         return NEGATIVE_POWER
     if compiled.error_type is OverflowError and not python.raised:
         return COMPILED_OVERFLOW
+    if compiled.error_type is ValueError and COMPLEX_RESULT_MESSAGE in compiled.error_text:
+        return COMPLEX_RESULT  # a float ** float whose Python result is complex
     return None
 
 

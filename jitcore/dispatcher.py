@@ -177,6 +177,8 @@ class Dispatcher:
         # A class of its own, so that its `__call__` can become native code for this function.
         self.__class__ = type(type(self).__name__, (type(self),), {"__module__": __name__})
         self._dispatch_generations: list[object] = []
+        self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
+        self._variants: dict[JitOptions, Dispatcher] = {}
         code = py_func.__code__
         self._nparams = code.co_argcount
         self._param_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
@@ -285,7 +287,8 @@ class Dispatcher:
             overload = self._compile(sig)
         except JitError as exc:
             if mode is ExecutionMode.COMPILED:
-                raise exc.with_traceback(None) from None
+                # user errors hide jitcore's frames; an internal error keeps its cause
+                raise exc.with_traceback(None) from exc.__cause__
             return self._fall_back(key, str(exc))
         self._by_key[key] = overload
         return overload
@@ -468,7 +471,7 @@ class Dispatcher:
     ) -> Resolved:
         """Type a call from compiled code to another jitted function (or to itself)."""
         assert isinstance(callee, Dispatcher)
-        return callee._as_callee(args, kwargs)
+        return callee._for_caller(self)._as_callee(args, kwargs)
 
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         names = self._param_names[: self._nparams]
@@ -581,10 +584,26 @@ class Dispatcher:
         )
 
     def with_options(self, **changes: Any) -> Dispatcher:
-        """A new dispatcher of the same function with some options changed (`opt=0`, ...)."""
+        """The same function with some options changed (`opt=0`, ...). Jitted functions it
+        calls are compiled with the same code-generation options (`opt`, `fastmath`,
+        `boundscheck`, `disable_passes`), so a mode applies all the way down."""
         if "mode" in changes and isinstance(changes["mode"], str):
             changes["mode"] = ExecutionMode(changes["mode"])
-        return Dispatcher(self.py_func, self.options.replace(**changes))
+        origin = self._origin or self
+        options = self.options.replace(**changes)
+        variant = origin._variants.get(options)
+        if variant is None:
+            variant = origin if options == origin.options else Dispatcher(self.py_func, options)
+            variant._origin = origin
+            origin._variants[options] = variant
+        return variant
+
+    def _for_caller(self, caller: Dispatcher) -> Dispatcher:
+        """The variant of this function a caller compiled with other options should call."""
+        fields = ("opt", "fastmath", "boundscheck", "disable_passes")
+        if all(getattr(self.options, f) == getattr(caller.options, f) for f in fields):
+            return self
+        return self.with_options(**{f: getattr(caller.options, f) for f in fields})
 
     def clear(self) -> None:
         """Forget every compiled specialization (the next call compiles again)."""

@@ -127,9 +127,7 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = T.I64
     if t.is_complex:
         part = T.complex_part(t)
-        return Resolved(
-            (t,), part, lambda b, v, kw: b.intrinsic("hypot", [b.real(v[0]), b.imag(v[0])], part)
-        )
+        return Resolved((t,), part, lambda b, v, kw: _complex_abs(b, v[0]))
     if t.is_float:
         return Resolved((t,), t, lambda b, v, kw: b.intrinsic("fabs", [v[0]], t))
     if not t.is_signed:
@@ -141,6 +139,15 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return b.select(b.cmp("lt", x, ir.Const(0, type=t)), neg, x)
 
     return Resolved((t,), t, lower)
+
+
+def _complex_abs(b: LowBuilder, z: ir.Value) -> ir.Value:
+    """abs(z) as CPython: hypot of the parts, OverflowError if it overflows from finite parts."""
+    re, im = b.real(z), b.imag(z)
+    r = b.intrinsic("hypot", [re, im], re.type)  # type: ignore[arg-type]
+    finite = b.and_(b.isfinite(re), b.isfinite(im))
+    b.raise_if(b.and_(b.isinf(r), finite), OverflowError, "absolute value too large")
+    return r
 
 
 def _min_max(name: str, op: str):  # noqa: ANN202

@@ -353,6 +353,13 @@ def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
     )
     from jitcore.lib.ufuncs import float_pow
 
+    fractional = b.cmp("ne", b.intrinsic("floor", [y], y.type), y)
+    finite = b.and_(b.isfinite(x), b.isfinite(y))
+    b.raise_if(
+        b.and_(b.and_(b.cmp("lt", x, zero), fractional), finite),
+        ValueError,
+        "negative number to a fractional power: Python returns a complex number here",
+    )
     r = float_pow(b, x, y)
     overflow = b.and_(b.isinf(r), b.and_(b.isfinite(x), b.isfinite(y)))
     b.raise_if(overflow, OverflowError, "Numerical result out of range")

@@ -167,3 +167,14 @@ def test_keyword_and_default_arguments_from_python() -> None:
     assert f(3.0) == 6.0 and f(3.0, factor=3.0) == 9.0 and f(x=1.0) == 2.0
     with pytest.raises(TypeError):
         f(1.0, 2.0, 3.0)
+
+
+def test_with_options_applies_to_jitted_callees_too() -> None:
+    from tests.jitcore.e2e import calls_helpers as h
+
+    slow = h.fib.with_options(opt=0, mode="compiled")
+    assert slow(12) == 144
+    assert h.fib.with_options(opt=0, mode="compiled") is slow  # one variant per options
+    assert "ncall" in slow.inspect("lower")
+    assert slow.overloads[slow.signatures[0]].symbol in slow.inspect("codegen")  # calls itself
+    assert "define" in slow.inspect("llvm-opt")

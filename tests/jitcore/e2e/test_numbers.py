@@ -247,3 +247,18 @@ def test_int_conversion_of_nan_and_inf() -> None:
     with pytest.raises(OverflowError):
         f(math.inf)
     assert f(-3.9) == -3
+
+
+def test_negative_float_to_fractional_power_raises_where_python_goes_complex() -> None:
+    with pytest.raises(ValueError, match="complex"):
+        compiled(power)(-8.0, 1 / 3)
+    assert compiled(power)(-8.0, 2.0) == 64.0
+    assert compiled(power)(-math.inf, 0.5) == (-math.inf) ** 0.5
+
+
+def test_abs_of_a_huge_complex_overflows_as_python() -> None:
+    def absolute(z):  # noqa: ANN001, ANN202
+        return abs(z)
+
+    with pytest.raises(OverflowError):
+        jit(mode="compiled")(absolute)(complex(1.3e308, 1.3e308))
