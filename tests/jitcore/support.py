@@ -118,6 +118,8 @@ def same_value(want: Any, got: Any, ulps: float = 4) -> bool:
         if want.dtype.kind in "fc":
             return _close_in_dtype(want, got, ulps)
         return bool(np.array_equal(want, got))
+    if isinstance(want, np.floating | np.complexfloating):  # ULPs of its own precision
+        return _close_in_dtype(np.asarray([want]), np.asarray([got], dtype=want.dtype), ulps)
     if isinstance(want, np.generic):
         want = want.item()
     if isinstance(got, np.generic):
