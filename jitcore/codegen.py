@@ -1010,7 +1010,36 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
 
+# Results of these types are NumPy scalars in Python (np.float32(...)), not Python numbers.
+NUMPY_SCALAR_RESULTS = {"f32", "i8", "i16", "i32", "u8", "u16", "u32", "u64", "c64"}
+_NPY_SCALAR = 60
+
+
+def _box_numpy_scalar(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Scalar) -> ll.Value:
+    """`PyArray_Scalar(&v, PyArray_DescrFromType(num), NULL)`: a NumPy scalar of t's dtype."""
+    module = b.module
+    table_slot = module.globals.get(nrt.NUMPY_API) or ll.GlobalVariable(
+        module, PTR, name=nrt.NUMPY_API
+    )
+    table = b.load(table_slot, typ=PTR)
+    descr_fn = ll.FunctionType(PTR, [I32])
+    scalar_fn = ll.FunctionType(PTR, [PTR, PTR, PTR])
+
+    def entry(index: int, fnty: ll.FunctionType) -> ll.Value:
+        return b.load(b.gep(table, [I64(index)], source_etype=PTR), typ=fnty.as_pointer())
+
+    with b.goto_entry_block():
+        slot = b.alloca(memory_type(t))
+    b.store(v, slot)
+    descr = b.call(entry(_NPY_DESCR_FROM_TYPE, descr_fn), [I32(t.dtype.num)])
+    scalar = b.call(entry(_NPY_SCALAR, scalar_fn), [slot, descr, NULL])
+    b.call(api.Py_DecRef, [descr])
+    return scalar
+
+
 def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
+    if isinstance(t, T.Scalar) and t.name in NUMPY_SCALAR_RESULTS:
+        return _box_numpy_scalar(b, api, v, t)
     if isinstance(t, T.Scalar):
         if t.is_bool:
             return b.call(api.PyBool_FromLong, [b.zext(v, I64)])

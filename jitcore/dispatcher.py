@@ -106,7 +106,7 @@ def _type_key(value: object) -> object:
     return t
 
 
-_NUMPY_RESULT = {T.F32, T.I8, T.I16, T.I32, T.U8, T.U16, T.U32, T.U64, T.C64}
+_NUMPY_RESULT: set[T.Type] = set()  # the entry points box NumPy scalars themselves now
 
 
 @dataclass

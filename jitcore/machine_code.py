@@ -126,13 +126,13 @@ def link_dispatcher(module: object, fallback: object) -> NativeFunction:
     from jitcore.llvm_opt import optimize_module
 
     global _dispatchers
-    ref = optimize_module(module, 2)  # type: ignore[arg-type]
+    ref = optimize_module(module, 1)  # type: ignore[arg-type]  (straight-line code: O1 is enough)
     name = module.name  # type: ignore[attr-defined]
     with _lock:
         _dispatchers += 1
         library = f"{name}.{_dispatchers}"
         builder = (
-            llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 2))
+            llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 1))
         )
         tracker = builder.export_symbol(name).link(jit_engine(), library)
     address = tracker[name]
