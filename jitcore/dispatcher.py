@@ -106,9 +106,6 @@ def _type_key(value: object) -> object:
     return t
 
 
-_NUMPY_RESULT: set[T.Type] = set()  # the entry points box NumPy scalars themselves now
-
-
 @dataclass
 class Overload:
     """One compiled specialization."""
@@ -119,12 +116,10 @@ class Overload:
     record: pipeline.CompileRecord
     native: Callable[..., Any] | None = None
     keep_alive: object = None
-    wrap_result: Callable[[Any], Any] | None = None
     cache_key: str | None = None
 
     def __call__(self, *args: Any) -> Any:
-        result = self.native(*args)  # type: ignore[misc]
-        return self.wrap_result(result) if self.wrap_result is not None else result
+        return self.native(*args)  # type: ignore[misc]
 
 
 @dataclass
@@ -217,11 +212,7 @@ class Dispatcher:
 
         cases = []
         for key, target in self._by_key.items():
-            if (
-                isinstance(target, Overload)
-                and target.native is not None
-                and target.wrap_result is None
-            ):
+            if isinstance(target, Overload) and target.native is not None:
                 cases.append(([_arg_check(k) for k in key], target.keep_alive.address))  # type: ignore[union-attr]
         if not cases:
             return
@@ -408,8 +399,6 @@ class Dispatcher:
         (native,) = pipeline.link([record], [self.py_func.__name__])
         record.stages = {"parse": key_seconds, pipeline.CACHE_STAGE: time.perf_counter() - start}
         overload = Overload(sig, return_type, symbol, record, native.callable, native)
-        if return_type in _NUMPY_RESULT:
-            overload.wrap_result = return_type.dtype.type  # type: ignore[union-attr]
         _SYMBOL_OWNERS[symbol] = (self, sig)
         self._overloads[sig] = overload
         return overload
@@ -457,8 +446,6 @@ class Dispatcher:
             return overload
         _SYMBOL_OWNERS[record.symbol] = (self, sig)
         overload.cache_key = _PENDING_KEYS.pop((id(self), sig), None)
-        if record.return_type in _NUMPY_RESULT:
-            overload.wrap_result = record.return_type.dtype.type  # type: ignore[union-attr]
         pipeline.emit_machine_code(record, self.options.opt)
         self._overloads[sig] = overload
         _PENDING_GROUP.append((self, overload))
@@ -486,10 +473,10 @@ class Dispatcher:
         for i, name in enumerate(names):
             if i < len(args):
                 order.append(("arg", i))
-                sig.append(_strong(args[i].type))
+                sig.append(args[i].type)
             elif name in kwargs:
                 order.append(("kw", name))
-                sig.append(_strong(kwargs[name].type))
+                sig.append(kwargs[name].type)
             elif i >= first_default:
                 value = defaults[i - first_default]
                 order.append(("default", value))
@@ -640,10 +627,6 @@ def _arg_check(key: object):  # noqa: ANN202
     if isinstance(key, tuple) and key[0] is np.ndarray:
         return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
     return ArgCheck("type", id(key))
-
-
-def _strong(t: T.Type) -> T.Type:
-    return t
 
 
 _CACHING = [0]  # > 0 while compiling for a cached function: its callees use the cache too

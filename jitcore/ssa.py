@@ -13,7 +13,6 @@ Holds afterwards: no instruction has a type; every block ends in a terminator; n
 from __future__ import annotations
 
 import ast
-import builtins
 import operator
 from dataclasses import dataclass
 
@@ -371,13 +370,37 @@ class _Builder:
             if len(args) == 2
             else tuple(args)
         )
-        loc = self.parsed.loc(node)
-        # range(...) is evaluated once; `range_check` raises ValueError for a zero step and
+        # range(...) is evaluated once; `_range_bounds` raises ValueError for a zero step and
         # converts the bounds to one integer type.
         bounds = self.emit(ir.Call(ir.Const(_range_bounds), [start, stop, step]), call)
         start = self.emit(ir.GetItem(bounds, ir.Const(0)), call)
         stop = self.emit(ir.GetItem(bounds, ir.Const(1)), call)
         step = self.emit(ir.GetItem(bounds, ir.Const(2)), call)
+        self._counted_loop(
+            node,
+            start,
+            step,
+            test=lambda i: self.emit(ir.Call(ir.Const(_range_more), [i, stop, step]), node.iter),
+            item=lambda i: i,
+        )
+
+    def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
+        """`for x in seq`: an index loop over `len(seq)`. For a tuple, indexing with the loop
+        counter converts the items to one type (typeinfer), which is how Python numbers mix."""
+        length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
+        self._counted_loop(
+            node,
+            ir.Const(0, weak=True),
+            ir.Const(1, weak=True),
+            test=lambda i: self.emit(ir.Compare("lt", i, length), node.iter),
+            item=lambda i: self.emit(ir.GetItem(iterable, i), node.iter),
+        )
+
+    def _counted_loop(self, node: ast.For, start: ir.Value, step: ir.Value, test, item) -> None:  # noqa: ANN001
+        """The shape every `for` takes: a hidden counter from `start`, a header that tests it,
+        a body that binds `item(counter)` to the target, a latch that adds `step`, and the
+        loop's `else` when the test fails (not after `break`)."""
+        loc = self.parsed.loc(node)
         counter = self.hidden_var("range")
         self.write(counter, start)
         header, body = self._new_block("for"), self._new_block("forbody")
@@ -385,12 +408,10 @@ class _Builder:
         orelse, exit_b = self._new_block("forelse"), self._new_block("endfor")
         self._jump(header, loc)
         self._start(header)
-        i = self.read(counter)
-        more = self.emit(ir.Call(ir.Const(_range_more), [i, stop, step]), node.iter)
-        self._terminate(ir.Branch(more, body, orelse, loc=loc))
+        self._terminate(ir.Branch(test(self.read(counter)), body, orelse, loc=loc))
         self.seal(body)
         self._start(body)
-        self.assign(node.target, self.read(counter), node)
+        self.assign(node.target, item(self.read(counter)), node)
         self.loops.append(_Loop(latch, exit_b))
         self.body(node.body)
         self.loops.pop()
@@ -398,46 +419,6 @@ class _Builder:
         self.seal(latch)
         self._start(latch)
         nxt = self.emit(ir.BinOp("add", self.read(counter), step), node.iter, "next")
-        self.write(counter, nxt)
-        self._jump(header, loc)
-        self.seal(header)
-        self.seal(orelse)
-        self._start(orelse)
-        self.body(node.orelse)
-        self._jump(exit_b, loc)
-        self.seal(exit_b)
-        self._start(exit_b)
-
-    def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
-        """`for x in seq`: unrolled for tuples (typeinfer knows their length), an index loop
-        over `len(seq)` otherwise. Which one is decided later, so emit the general form: a
-        `ForEach` marker that typeinfer expands is avoided by emitting the index loop and
-        letting tuple indexing with a loop counter be resolved by unrolling in typeinfer."""
-        loc = self.parsed.loc(node)
-        length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
-        counter = self.hidden_var("iter")
-        self.write(counter, ir.Const(0, weak=True))
-        header, body = self._new_block("for"), self._new_block("forbody")
-        latch = self._new_block("forlatch")
-        orelse, exit_b = self._new_block("forelse"), self._new_block("endfor")
-        self._jump(header, loc)
-        self._start(header)
-        i = self.read(counter)
-        more = self.emit(ir.Compare("lt", i, length), node.iter)
-        self._terminate(ir.Branch(more, body, orelse, loc=loc))
-        self.seal(body)
-        self._start(body)
-        item = self.emit(ir.GetItem(iterable, self.read(counter)), node.iter)
-        self.assign(node.target, item, node)
-        self.loops.append(_Loop(latch, exit_b))
-        self.body(node.body)
-        self.loops.pop()
-        self._jump(latch, loc)
-        self.seal(latch)
-        self._start(latch)
-        nxt = self.emit(
-            ir.BinOp("add", self.read(counter), ir.Const(1, weak=True)), node.iter, "next"
-        )
         self.write(counter, nxt)
         self._jump(header, loc)
         self.seal(header)
@@ -863,6 +844,3 @@ _check_bound.__jitcore_builtin__ = "check_bound"  # type: ignore[attr-defined]
 def build_ssa(parsed: ParsedFunction) -> ir.Function:
     """Build the untyped SSA IR of a parsed function (the `ssa` stage)."""
     return _Builder(parsed).build()
-
-
-del builtins

@@ -159,17 +159,6 @@ class _Inference:
             for instr in block.instrs
         )
 
-    def join(self, at: ir.Instr, a: T.Type, b: T.Type) -> T.Type:
-        joined = unify(a, b)
-        if joined is None:
-            var = at.name.split(".")[0]
-            raise TypingError(
-                f"`{var}` is {a} on one path and {b} on another",
-                loc=at.loc,
-                hint=f"give `{var}` one type on every path",
-            )
-        return joined
-
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
             return self._infer_phi(instr)
@@ -320,8 +309,6 @@ class _Inference:
             )
         obj = func_type.obj
         if _is_dispatcher(obj):
-            if obj is getattr(self, "_self_dispatcher", None) and self.self_return is None:
-                pass
             return self.resolve_callee(obj, args, kwargs)
         rule = lookup_function(obj)
         if rule is None:
@@ -490,22 +477,6 @@ _PYTHON_NUMBER_FUNCS = _python_number_funcs()
 
 def _is_dispatcher(obj: object) -> bool:
     return getattr(obj, "__jitcore_dispatcher__", False) is True
-
-
-def return_type_guess(
-    fn: ir.Function, arg_types: tuple[T.Type, ...], resolve_callee: CalleeResolver
-) -> T.Type | None:
-    """The return type from the paths that do not depend on a still-unknown recursive call."""
-    inference = _Inference(fn, arg_types, resolve_callee, None)
-    inference.run()
-    result: T.Type | None = None
-    for block in fn.blocks:
-        if isinstance(block.terminator, ir.Return):
-            t = inference.type_of(block.terminator.value)
-            if t is None or isinstance(t, T.Bottom):
-                continue
-            result = t if result is None else (unify(result, t) or result)
-    return result
 
 
 def infer_types(

@@ -202,14 +202,18 @@ def _lower_float_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
 
 
 def _lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component)."""
-    x, y = args
+    return complex_div(b, args[0], args[1])
+
+
+def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value, check_zero: bool = True) -> ir.Value:
+    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component); NumPy
+    (`check_zero=False`) gives inf/nan for a zero divisor instead of raising."""
     part = T.complex_part(x.type)  # type: ignore[arg-type]
     a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
     zero = ir.Const(0.0, type=part)
-    b.raise_if(
-        b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero)), ZeroDivisionError, "division by zero"
-    )
+    if check_zero:
+        divisor_zero = b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero))
+        b.raise_if(divisor_zero, ZeroDivisionError, "division by zero")
     abs_c = b.intrinsic("fabs", [c], part)
     abs_d = b.intrinsic("fabs", [d], part)
     c_big = b.cmp("ge", abs_c, abs_d)
@@ -228,25 +232,32 @@ def _lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.
     return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
 
 
-def _int_divmod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
-    """Python's floor division and modulo of ints: zero check, floor correction, and the
-    INT_MIN // -1 case wrapping instead of trapping."""
+def _int_divmod(
+    b: LowBuilder, x: ir.Value, y: ir.Value, numpy_rules: bool = False
+) -> tuple[ir.Value, ir.Value]:
+    """Floor division and modulo of ints: floor correction, and INT_MIN // -1 wrapping instead
+    of trapping. A zero divisor raises ZeroDivisionError (Python), or gives 0 and 0 (NumPy)."""
     t = x.type
     zero = ir.Const(0, type=t)
-    b.raise_if(b.cmp("eq", y, zero), ZeroDivisionError, "integer division or modulo by zero")
+    is_zero = b.cmp("eq", y, zero)
+    if not numpy_rules:
+        b.raise_if(is_zero, ZeroDivisionError, "integer division or modulo by zero")
+    safe_y = b.select(is_zero, ir.Const(1, type=t), y) if numpy_rules else y
     if not t.is_signed:  # type: ignore[union-attr]
-        return b.binop("tdiv", x, y), b.binop("trem", x, y)
-    minus_one = ir.Const(-1, type=t)
-    is_m1 = b.cmp("eq", y, minus_one)
-    safe_y = b.select(is_m1, ir.Const(1, type=t), y)
-    q = b.binop("tdiv", x, safe_y)
-    r = b.binop("trem", x, safe_y)
-    q = b.select(is_m1, b.binop("sub", zero, x), q)
-    r = b.select(is_m1, zero, r)
-    # floor: when the remainder is non-zero and its sign differs from the divisor's
-    fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
-    q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
-    r = b.select(fix, b.binop("add", r, y), r)
+        q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)
+    else:
+        is_m1 = b.cmp("eq", safe_y, ir.Const(-1, type=t))
+        safe_y = b.select(is_m1, ir.Const(1, type=t), safe_y)
+        q = b.binop("tdiv", x, safe_y)
+        r = b.binop("trem", x, safe_y)
+        q = b.select(is_m1, b.binop("sub", zero, x), q)
+        r = b.select(is_m1, zero, r)
+        # floor: when the remainder is non-zero and its sign differs from the divisor's
+        fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
+        q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
+        r = b.select(fix, b.binop("add", r, y), r)
+    if numpy_rules:
+        return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
     return q, r
 
 

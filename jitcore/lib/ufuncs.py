@@ -269,23 +269,9 @@ def _result_type(operands: list[Operand], dtype: T.Scalar) -> T.Type:
 
 
 def _int_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
-    t = x.type
-    zero = ir.Const(0, type=t)
-    is_zero = b.cmp("eq", y, zero)
-    safe_y = b.select(is_zero, ir.Const(1, type=t), y)
-    if t.is_signed:  # type: ignore[union-attr]
-        is_m1 = b.cmp("eq", safe_y, ir.Const(-1, type=t))
-        safe_y2 = b.select(is_m1, ir.Const(1, type=t), safe_y)
-        q = b.binop("tdiv", x, safe_y2)
-        r = b.binop("trem", x, safe_y2)
-        q = b.select(is_m1, b.emit(ir.UnaryOp("neg", x, type=t)), q)
-        r = b.select(is_m1, zero, r)
-        fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
-        q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
-        r = b.select(fix, b.binop("add", r, y), r)
-    else:
-        q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)
-    return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
+    from jitcore.lib.operators import _int_divmod
+
+    return _int_divmod(b, x, y, numpy_rules=True)
 
 
 def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
@@ -375,7 +361,9 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
             return b.binop(op, x, y)
         if op == "div":
             if t.is_complex:
-                return _complex_div_nocheck(b, x, y)
+                from jitcore.lib.operators import complex_div
+
+                return complex_div(b, x, y, check_zero=False)
             return b.binop("div", x, y)
         if op in {"floordiv", "mod"}:
             pair = _int_floordiv_mod(b, x, y) if t.kind in "iub" else _float_floordiv_mod(b, x, y)
@@ -409,18 +397,6 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
 
 def _isnan(b: LowBuilder, x: ir.Value) -> ir.Value:
     return b.isnan(x)
-
-
-def _complex_div_nocheck(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
-    """Complex division without the zero check (NumPy gives inf/nan)."""
-    from jitcore.lib import operators
-
-    saved = b.raise_if
-    b.raise_if = lambda cond, exc, msg: None  # type: ignore[method-assign]
-    try:
-        return operators._lower_complex_div(b, [x, y], {})
-    finally:
-        b.raise_if = saved  # type: ignore[method-assign]
 
 
 UFUNC_OF_OP = {
