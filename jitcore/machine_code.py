@@ -126,7 +126,7 @@ def link_dispatcher(module: object, fallback: object) -> NativeFunction:
     from jitcore.llvm_opt import optimize_module
 
     global _dispatchers
-    ref = optimize_module(module, 1)  # type: ignore[arg-type]  (straight-line code: O1 is enough)
+    ref = optimize_module(module, 0)  # type: ignore[arg-type]  (straight-line code: no passes)
     name = module.name  # type: ignore[attr-defined]
     with _lock:
         _dispatchers += 1

@@ -10,17 +10,21 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from jitcore import codegen, llvm_opt, lower, machine_code, optimize, ssa, typeinfer
+from jitcore import machine_code
 from jitcore.api import JitOptions
 from jitcore.errors import InternalCompilerError, JitError, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.clone import clone_function
 from jitcore.ir.printer import print_ir
-from jitcore.ir.verify import verify
-from jitcore.optimize import inline
 from jitcore.parse import ParsedFunction
+
+if TYPE_CHECKING:
+    from jitcore import typeinfer
+
+# The stage modules are imported when something is compiled: a process that only loads cached
+# code (the `cache-load` stage) never imports the compiler.
 
 STAGES: tuple[str, ...] = (
     "parse",
@@ -85,6 +89,11 @@ def run_pipeline(
 ) -> CompileRecord:
     """Run every stage after `parse` for one signature; the module is added to the engine but
     not finalized (the dispatcher finalizes once a group of recursive functions is complete)."""
+    from jitcore import codegen, llvm_opt, lower, optimize
+    from jitcore.ir.clone import clone_function
+    from jitcore.ir.verify import verify
+    from jitcore.optimize import inline
+
     record = CompileRecord(signature, symbol=symbol)
     record.stages["parse"] = parse_seconds
     if keep_text:
@@ -131,6 +140,9 @@ def _typed(
     parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug
 ) -> ir.Function:  # noqa: ANN001
     """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases."""
+    from jitcore import ssa, typeinfer
+    from jitcore.ir.verify import verify
+
     for _attempt in range(4):
         with record.stage("ssa"):
             fn = ssa.build_ssa(parsed)

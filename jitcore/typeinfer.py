@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from jitcore import lib
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -487,6 +488,7 @@ def infer_types(
 ) -> TypeResult:
     """Type `fn` for `arg_types` (the `typeinfer` stage). `resolve_callee` types calls of other
     jitted functions; `self_return` is the assumed return type of recursive calls."""
+    lib.load()
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
     for _, instr in fn.instructions():

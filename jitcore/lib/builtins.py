@@ -332,8 +332,8 @@ def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
 
 def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
-    """round(x, n) by scaling, NumPy's algorithm: may differ from Python's correctly rounded
-    decimal result in the last digit (README, differences)."""
+    """round(x, n) by scaling by 10**n, with ties decided on the exact scaled value: agrees
+    with Python's correctly rounded decimal result for n <= 22 (exact powers of ten)."""
     t = x.type
     big = b.cmp("gt", n, ir.Const(308, type=T.I64))
     small = b.cmp("lt", n, ir.Const(-308, type=T.I64))
@@ -342,14 +342,34 @@ def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     neg = b.cmp("lt", n, ir.Const(0, type=T.I64))
     pos_scale = b.intrinsic("pow", [ten, nf], t)
     neg_scale = b.intrinsic("pow", [ten, b.emit(ir.UnaryOp("neg", nf, type=t))], t)
-    up = b.binop("div", b.intrinsic("roundeven", [b.binop("mul", x, pos_scale)], t), pos_scale)
-    down = b.binop("mul", b.intrinsic("roundeven", [b.binop("div", x, neg_scale)], t), neg_scale)
+    # The scaled value is rounded once by the multiplication (division); its exact error, from
+    # an FMA, tells which way a value that only looks like a tie really lies.
+    scaled = b.binop("mul", x, pos_scale)
+    error = b.intrinsic("fma", [x, pos_scale, b.emit(ir.UnaryOp("neg", scaled, type=t))], t)
+    up = b.binop("div", _round_half_even_exact(b, scaled, error), pos_scale)
+    quotient = b.binop("div", x, neg_scale)
+    remainder = b.intrinsic("fma", [b.emit(ir.UnaryOp("neg", quotient, type=t)), neg_scale, x], t)
+    down = b.binop("mul", _round_half_even_exact(b, quotient, remainder), neg_scale)
     scaled_finite = b.isfinite(b.binop("mul", x, pos_scale))
     up = b.select(scaled_finite, up, x)
     result = b.select(neg, down, up)
     zero = b.intrinsic("copysign", [ir.Const(0.0, type=t), x], t)
     result = b.select(big, x, result)
     return b.select(small, zero, result)
+
+
+def _round_half_even_exact(b: LowBuilder, y: ir.Value, error: ir.Value) -> ir.Value:
+    """Round y (the rounded value of some exact v = y + error) to an integer, half to even,
+    deciding ties by v: a y that is exactly k + 0.5 is a tie of v only when error is 0."""
+    t = y.type
+    floor = b.intrinsic("floor", [y], t)
+    half = b.cmp("eq", b.binop("sub", y, floor), ir.Const(0.5, type=t))
+    zero = ir.Const(0.0, type=t)
+    nearest = b.intrinsic("roundeven", [y], t)
+    toward_v = b.select(
+        b.cmp("gt", error, zero), b.binop("add", floor, ir.Const(1.0, type=t)), floor
+    )
+    return b.select(b.and_(half, b.cmp("ne", error, zero)), toward_v, nearest)
 
 
 def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
