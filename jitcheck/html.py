@@ -22,8 +22,8 @@ from jitcheck.report import (
 )
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
-CHART_WIDTH = 960
-LABEL_WIDTH = 240
+CHART_WIDTH = 1020
+LABEL_WIDTH = 300  # room for module.function names of about 40 characters
 BAR = 16
 GAP = 12
 NOTE_LENGTH = 90  # characters of a note shown in the results table (all of it on hover)
