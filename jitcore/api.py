@@ -94,7 +94,17 @@ def options_from_env(options: JitOptions) -> JitOptions:
 @overload
 def jit(func: Callable[..., Any]) -> Any: ...
 @overload
-def jit(func: None = None, **kwargs: Any) -> Callable[[Callable[..., Any]], Any]: ...
+def jit(
+    func: None = None,
+    *,
+    mode: ExecutionMode | str = ...,
+    opt: int = ...,
+    boundscheck: bool = ...,
+    fastmath: bool = ...,
+    cache: bool = ...,
+    signatures: Iterable[Any] | None = ...,
+    disable_passes: Iterable[str] = ...,
+) -> Callable[[Callable[..., Any]], Any]: ...
 
 
 def jit(

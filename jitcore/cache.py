@@ -124,8 +124,8 @@ def function_key(dispatcher: object, signature: str) -> str:
         environment_fingerprint(),
         source_key(dispatcher),
         signature,
-        _options_text(dispatcher.options),
-    ):  # type: ignore[attr-defined]
+        _options_text(dispatcher.options),  # type: ignore[attr-defined]
+    ):
         digest.update(part.encode())
         digest.update(b"\0")
     return digest.hexdigest()

@@ -14,6 +14,7 @@ Only this module, `llvm_opt` and `machine_code` touch llvmlite.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from llvmlite import ir as ll
 
@@ -195,7 +196,7 @@ class _FunctionGen:
             return ll.Constant(lt, None)
         if isinstance(t, T.Scalar):
             if t.is_complex:
-                c = complex(value)  # type: ignore[arg-type]
+                c = complex(cast(complex, value))
                 part = lt.elements[0]
                 return ll.Constant(lt, [ll.Constant(part, c.real), ll.Constant(part, c.imag)])
             if t.is_float:
@@ -241,11 +242,11 @@ class _FunctionGen:
                 return self.intrinsic(
                     fn,
                     [self.value(a) for a in args],
-                    [a.type for a in args],
-                    instr.type,
+                    [cast(T.Type, a.type) for a in args],
+                    cast(T.Type, instr.type),
                     attrs,
                     name,
-                )  # type: ignore[arg-type]
+                )
             case ir.NativeCall(symbol=symbol, args=args):
                 return self.native_call(symbol, [self.value(a) for a in args], instr.type, name)  # type: ignore[arg-type]
         raise InternalCompilerError(f"`{instr.opcode}` reached codegen unlowered", loc=instr.loc)

@@ -18,7 +18,7 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -87,7 +87,7 @@ def _array_type(a: np.ndarray, name: str) -> T.Array:
     return T.Array(T.from_dtype(dtype), a.ndim, _layout(a))
 
 
-def _layout(a: np.ndarray) -> str:
+def _layout(a: np.ndarray) -> Literal["C", "F", "A"]:
     flags = a.flags
     if flags.c_contiguous:
         return "C"
@@ -102,7 +102,7 @@ def _type_key(value: object) -> object:
     if t is tuple:
         return (tuple, *map(_type_key, value))  # type: ignore[call-overload]
     if t is np.ndarray:
-        return (t, value.dtype, value.ndim, _layout(value))  # type: ignore[union-attr]
+        return (t, value.dtype, value.ndim, _layout(value))  # type: ignore[attr-defined, arg-type]
     return t
 
 
@@ -213,7 +213,12 @@ class Dispatcher:
         cases = []
         for key, target in self._by_key.items():
             if isinstance(target, Overload) and target.native is not None:
-                cases.append(([_arg_check(k) for k in key], target.keep_alive.address))  # type: ignore[union-attr]
+                cases.append(
+                    (
+                        [_arg_check(k) for k in cast(tuple, key)],
+                        cast(machine_code.NativeFunction, target.keep_alive).address,
+                    )
+                )
         if not cases:
             return
         name = f"dispatch.{self._serial}"
@@ -506,9 +511,9 @@ class Dispatcher:
             call_args: list[ir.Value] = []
             for (kind, what), t in zip(order, signature):
                 if kind == "arg":
-                    v = vals[what]  # type: ignore[index]
+                    v = vals[cast(int, what)]
                 elif kind == "kw":
-                    v = kw[what]  # type: ignore[index]
+                    v = kw[cast(str, what)]
                 else:
                     v = ir.Const(what, type=t)
                 call_args.append(b.cast(v, t))
@@ -695,7 +700,7 @@ def _finalize_group() -> None:
     _PENDING_GROUP.clear()
     natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
     for (_, overload), native in zip(group, natives):
-        overload.native = native.callable  # type: ignore[assignment]
+        overload.native = native.callable
         overload.keep_alive = native
     if len({id(d) for d, _ in group}) == len(group) or len(group) == 1:
         for dispatcher, overload in group:  # (mutually recursive groups are not cached)
@@ -703,7 +708,7 @@ def _finalize_group() -> None:
                 _store_in_cache(dispatcher, overload)
 
 
-_TYPE_NAMES: dict[object, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}
+_TYPE_NAMES: dict[type, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}
 
 
 def parse_signature(signature: Any) -> tuple[T.Type, ...]:

@@ -47,9 +47,9 @@ def lower_function(
             impl = instr.impl
             builder.safe_axes = getattr(instr, "safe_axes", frozenset())
             args, kwargs = _operands(instr)
-            result = impl.lower(
+            result = impl.lower(  # type: ignore[attr-defined]
                 builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}
-            )  # type: ignore[attr-defined]
+            )
             instr.impl = None
             if result is not None:
                 value_map[instr] = result

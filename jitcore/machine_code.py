@@ -16,7 +16,9 @@ import ctypes
 import functools
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import llvmlite.binding as llvm
 
@@ -68,7 +70,7 @@ class Unit:
 class NativeFunction:
     """A linked entry point. Keeps its library and method definition alive."""
 
-    callable: object
+    callable: Callable[..., Any]
     address: int
     kernel_address: int
     library: llvm.ResourceTracker
@@ -126,7 +128,7 @@ def link_dispatcher(module: object, fallback: object) -> NativeFunction:
     from jitcore.llvm_opt import optimize_module
 
     global _dispatchers
-    ref = optimize_module(module, 0)  # type: ignore[arg-type]  (straight-line code: no passes)
+    ref = optimize_module(module, 0)  # straight-line code: no passes
     name = module.name  # type: ignore[attr-defined]
     with _lock:
         _dispatchers += 1

@@ -105,7 +105,7 @@ def parse_function(func: FunctionType) -> ParsedFunction:
             if hasattr(node, "col_offset"):
                 node.col_offset += indent
                 if getattr(node, "end_col_offset", None) is not None:
-                    node.end_col_offset += indent
+                    node.end_col_offset += indent  # type: ignore[attr-defined]
     _reject_unsupported_signature(tree, filename)
     closure = {}
     if func.__closure__:
@@ -132,6 +132,7 @@ def _indent_removed(raw: str, dedented: str) -> int:
 
 
 def _find_def(module: ast.Module, func: FunctionType) -> ast.FunctionDef | None:
+    node: ast.AST
     for node in module.body:
         if isinstance(node, ast.FunctionDef) and node.name == func.__name__:
             return node

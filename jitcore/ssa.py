@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import operator
 from dataclasses import dataclass
+from typing import cast
 
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import nodes as ir
@@ -481,6 +482,7 @@ class _Builder:
     def condition(self, node: ast.expr, if_true: ir.Block, if_false: ir.Block) -> None:
         """Branch to `if_true` or `if_false` on the truth of `node`, short-circuiting."""
         loc = self.parsed.loc(node)
+        value: ast.expr | ir.Value
         if isinstance(node, ast.BoolOp):
             for value in node.values[:-1]:
                 nxt = self._new_block("cond")
@@ -540,6 +542,7 @@ class _Builder:
         return self.name(node)
 
     def name(self, node: ast.Name) -> ir.Value:
+        value: object
         if node.id in self.locals:
             value = self.read(node.id)
             if value is UNDEFINED:
@@ -669,7 +672,7 @@ class _Builder:
     def expr_Tuple(self, node: ast.Tuple) -> ir.Value:
         items = [self.expr(e) for e in node.elts]
         if all(isinstance(i, ir.Const) and not _is_object_const(i) for i in items):
-            return ir.Const(tuple(i.value for i in items))  # type: ignore[union-attr]
+            return ir.Const(tuple(cast(ir.Const, i).value for i in items))
         return self.emit(ir.MakeTuple(items), node)
 
     def expr_Subscript(self, node: ast.Subscript) -> ir.Value:
@@ -685,7 +688,7 @@ class _Builder:
         if isinstance(node, ast.Tuple):
             items = [self.index(e) for e in node.elts]
             if all(isinstance(i, ir.Const) for i in items):
-                return ir.Const(tuple(i.value for i in items))  # type: ignore[union-attr]
+                return ir.Const(tuple(cast(ir.Const, i).value for i in items))
             return self.emit(ir.MakeTuple(items), node)
         return self.expr(node)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NoReturn, cast
 
 from jitcore import lib
 from jitcore.errors import TypingError, UnsupportedError
@@ -214,7 +215,9 @@ class _Inference:
             if isinstance(strong, T.Scalar) and isinstance(t, T.Scalar):
                 from jitcore.lib.operators import _weak_join
 
-                strong = _weak_join(strong, t) if not strong.is_bool else unify(strong, t)
+                strong = (
+                    _weak_join(strong, t) if not strong.is_bool else cast(T.Type, unify(strong, t))
+                )
             else:
                 joined = unify(strong, t)
                 if joined is None:
@@ -243,7 +246,7 @@ class _Inference:
     def is_weak(self, v: ir.Value) -> bool:
         return (isinstance(v, ir.Const) and v.weak) or v in self.weak
 
-    def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> None:
+    def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> NoReturn:
         """Report at the definition that brought the second type, which is what to change."""
         var = phi.name.split(".")[0]
         instrs = [v for v in phi.incoming.values() if isinstance(v, ir.Instr)]
@@ -271,8 +274,9 @@ class _Inference:
                 return operators.resolve_compare(name, op(lhs), op(rhs), instr.loc)
             case ir.MakeTuple(items=items):
                 return Resolved(
-                    tuple(None for _ in items), T.Tuple(tuple(self.type_of(i) for i in items))
-                )  # type: ignore[misc]
+                    tuple(None for _ in items),
+                    T.Tuple(tuple(cast(T.Type, self.type_of(i)) for i in items)),
+                )
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), op(index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
@@ -408,8 +412,12 @@ class _Inference:
             from jitcore.ir.builder import _convert_const
 
             return ir.Const(
-                tuple(_convert_const(x, s) for x, s in zip(v.value, to.items)), type=to
-            )  # type: ignore[arg-type]
+                tuple(
+                    _convert_const(x, s)
+                    for x, s in zip(v.value, to.items)  # type: ignore[call-overload]
+                ),
+                type=to,
+            )
         cast = ir.Cast(v, name=self.fn.fresh_name("t"), type=to, loc=at.loc)
         out.append(cast)
         return cast

@@ -6,6 +6,9 @@ instructions, new blocks and error exits (`raise_if`), without knowing about LLV
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 from jitcore.errors import UNKNOWN_LOC, SourceLoc
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -113,12 +116,16 @@ class LowBuilder:
 
     def isinf(self, x: ir.Value) -> ir.Value:
         return self.cmp(
-            "eq", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type)
+            "eq",
+            self.intrinsic("fabs", [x], cast(T.Type, x.type)),
+            ir.Const(float("inf"), type=x.type),
         )
 
     def isfinite(self, x: ir.Value) -> ir.Value:
         return self.cmp(
-            "lt", self.intrinsic("fabs", [x], x.type), ir.Const(float("inf"), type=x.type)
+            "lt",
+            self.intrinsic("fabs", [x], cast(T.Type, x.type)),
+            ir.Const(float("inf"), type=x.type),
         )
 
     def extract(self, tup: ir.Value, index: int) -> ir.Value:
@@ -126,7 +133,9 @@ class LowBuilder:
         return self.intrinsic("extract", [tup], tup.type.items[index], (index,))
 
     def make_tuple(self, items: list[ir.Value]) -> ir.Value:
-        return self.emit(ir.MakeTuple(list(items), type=T.Tuple(tuple(i.type for i in items))))
+        return self.emit(
+            ir.MakeTuple(list(items), type=T.Tuple(tuple(cast(T.Type, i.type) for i in items)))
+        )
 
     def real(self, z: ir.Value) -> ir.Value:
         return self.intrinsic("creal", [z], T.complex_part(z.type))  # type: ignore[arg-type]
@@ -148,8 +157,8 @@ class Loop:
     """
 
     def __init__(
-        self, b: LowBuilder, start: ir.Value, stop: ir.Value, carried: list[ir.Value] = ()
-    ) -> None:  # type: ignore[assignment]
+        self, b: LowBuilder, start: ir.Value, stop: ir.Value, carried: Sequence[ir.Value] = ()
+    ) -> None:
         self.b = b
         pre = b.block
         self.header, self.body, self.exit = (
@@ -164,7 +173,7 @@ class Loop:
         b.branch(b.cmp("lt", self.index, b.cast(stop, T.I64)), self.body, self.exit)
         b.position(self.body)
 
-    def finish(self, new_values: list[ir.Value] = ()) -> None:  # type: ignore[assignment]
+    def finish(self, new_values: Sequence[ir.Value] = ()) -> None:
         b = self.b
         latch = b.block
         nxt = b.binop("add", self.index, ir.Const(1, type=T.I64))
@@ -191,7 +200,7 @@ def _convert_const(value: object, to: T.Scalar) -> object:
     if to.is_bool:
         return bool(value)
     if to.is_complex:
-        return complex(value)  # type: ignore[arg-type]
+        return complex(cast(complex, value))
     if to.is_float:
         if isinstance(value, complex):
             value = value.real
@@ -201,7 +210,7 @@ def _convert_const(value: object, to: T.Scalar) -> object:
     if isinstance(value, complex):
         value = int(value.real)
     bits = to.bits
-    v = int(value) & ((1 << bits) - 1)  # type: ignore[arg-type]
+    v = int(cast(int, value)) & ((1 << bits) - 1)
     if to.is_signed and v >= 1 << (bits - 1):
         v -= 1 << bits
     return v

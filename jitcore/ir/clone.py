@@ -4,6 +4,7 @@ types and implementations."""
 from __future__ import annotations
 
 import dataclasses
+from typing import cast
 
 from jitcore.ir import nodes as ir
 
@@ -30,8 +31,8 @@ def clone_function(fn: ir.Function) -> ir.Function:
         new_block.terminator = clone_terminator(block.terminator, blocks, values)  # type: ignore[arg-type]
     out = ir.Function(
         fn.name,
-        [values[a] for a in fn.args],
-        [blocks[b] for b in fn.blocks],  # type: ignore[misc]
+        [cast(ir.Arg, values[a]) for a in fn.args],
+        [blocks[b] for b in fn.blocks],
         fn.return_type,
         fn.loc,
     )

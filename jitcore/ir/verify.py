@@ -8,7 +8,7 @@ after `typeinfer`, every value has a type.
 
 from __future__ import annotations
 
-from jitcore.errors import InternalCompilerError
+from jitcore.errors import InternalCompilerError, SourceLoc
 from jitcore.ir import nodes as ir
 from jitcore.ir.analysis import dominates, dominators
 from jitcore.ir.printer import format_instr
@@ -17,10 +17,10 @@ from jitcore.ir.printer import format_instr
 def verify(fn: ir.Function, *, typed: bool, stage: str) -> None:
     """Raise InternalCompilerError naming `stage` if `fn` breaks an invariant."""
 
-    def fail(message: str, loc: object = None) -> None:
+    def fail(message: str, loc: SourceLoc | None = None) -> None:
         raise InternalCompilerError(
             f"IR verification failed after `{stage}` in {fn.name}: {message}", loc=loc
-        )  # type: ignore[arg-type]
+        )
 
     if not fn.blocks:
         fail("function has no blocks")

@@ -8,6 +8,8 @@ the strides are computed from the shape, so LLVM sees unit-stride inner loops an
 
 from __future__ import annotations
 
+from typing import Literal, cast
+
 import numpy as np
 
 from jitcore.errors import SourceLoc, TypingError
@@ -15,6 +17,8 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib.registry import Operand, Resolved, constant, register_function, register_method
+
+_Layout = Literal["C", "F", "A"]
 
 # --- field access and addressing ----------------------------------------------------------
 
@@ -121,7 +125,7 @@ def allocate(
     )
     data = b.intrinsic("block_data", [block], T.PTR)
     strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
-    t = T.Array(dtype, len(shapes), layout if len(shapes) > 1 else "C")
+    t = T.Array(dtype, len(shapes), cast(_Layout, layout) if len(shapes) > 1 else "C")
     return b.intrinsic("arr_make", [block, data, *shapes, *strides], t, ("new",))
 
 
@@ -139,7 +143,7 @@ def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:
 def _slice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 3:
         return None
-    items = []
+    items: list[T.Type] = []
     for a in args:
         if isinstance(a.type, T.NoneType):
             items.append(T.NONE)
@@ -231,7 +235,7 @@ def _result_of_index(t: T.Array, items: list[T.Type], loc: SourceLoc) -> T.Type:
     return T.Array(t.dtype, kept, _view_layout(t, items))
 
 
-def _view_layout(t: T.Array, items: list[T.Type]) -> str:
+def _view_layout(t: T.Array, items: list[T.Type]) -> _Layout:
     full = [i for i in items if isinstance(i, T.Slice)]
     ints = [i for i in items if not isinstance(i, T.Slice)]
     if t.layout == "C" and all(s.is_full for s in full):  # type: ignore[union-attr]
@@ -261,7 +265,7 @@ def _index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
         if isinstance(index, ir.MakeTuple):
             return list(index.items)
         if isinstance(index, ir.Const):
-            return [ir.Const(x, type=it) for x, it in zip(index.value, t.items)]  # type: ignore[arg-type]
+            return [ir.Const(x, type=it) for x, it in zip(cast(tuple, index.value), t.items)]
         return [b.intrinsic("extract", [index], it, (k,)) for k, it in enumerate(t.items)]
     return [index]
 
@@ -470,7 +474,7 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
     if attr == "dtype":
         return constant(t.dtype.dtype, T.Opaque(t.dtype.dtype))
     if attr == "T":
-        layout = {"C": "F", "F": "C"}.get(t.layout, "A") if n > 1 else t.layout
+        layout = cast(_Layout, {"C": "F", "F": "C"}.get(t.layout, "A")) if n > 1 else t.layout
         out = T.Array(t.dtype, n, layout)
 
         def lower_t(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -518,8 +522,8 @@ def resolve_len(a: Operand) -> Resolved:
 def resolve_unpack_check(value: Operand, n: Operand) -> Resolved:
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         b.raise_if(
-            b.cmp("ne", shape_of(b, v[0], 0), i64(n.const)),
-            ValueError,  # type: ignore[arg-type]
+            b.cmp("ne", shape_of(b, v[0], 0), i64(cast(int, n.const))),
+            ValueError,
             f"cannot unpack array: expected {n.const} values",
         )
         return ir.Const(None, type=T.NONE)
@@ -545,7 +549,7 @@ def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
 # --- creation -----------------------------------------------------------------------------
 
 
-def _dtype_arg(op: Operand | None, default: np.dtype) -> T.Scalar:
+def _dtype_arg(op: Operand | None, default: np.dtype | type) -> T.Scalar:
     if op is None or (op.is_const and op.const is None):
         return T.from_dtype(default)
     if op.is_const:
@@ -575,7 +579,7 @@ def _shape_values(b: LowBuilder, shape: ir.Value) -> list[ir.Value]:
     return [b.cast(shape, T.I64)]
 
 
-def _order_arg(kwargs: dict[str, Operand]) -> str:
+def _order_arg(kwargs: dict[str, Operand]) -> _Layout:
     order = kwargs.pop("order", None)
     if order is None:
         return "C"
@@ -630,7 +634,7 @@ def _filled(fill: object | None):  # noqa: ANN202
     return rule
 
 
-def _python_value(op: Operand) -> object:
+def _python_value(op: Operand) -> int | float | complex | bool | np.dtype:
     t = op.type
     if isinstance(t, T.Scalar):
         if t in (T.I64,):
@@ -687,7 +691,7 @@ def _like(fill: object | None):  # noqa: ANN202
         dtype = _dtype_arg(kwargs.pop("dtype", None), src.dtype.dtype)
         if kwargs:
             raise TypingError(f"unsupported keyword arguments {sorted(kwargs)}")
-        layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
+        layout: _Layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
         out = T.Array(dtype, src.ndim, layout)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -736,9 +740,9 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     for a in args:
         if not (isinstance(a.type, T.Scalar) and not a.type.is_complex):
             raise TypingError(f"np.arange needs real numbers, not {a.type}")
-    default = np.result_type(*[0.0 if a.type.is_float else 0 for a in args])  # type: ignore[union-attr]
+    default = np.result_type(*[0.0 if cast(T.Scalar, a.type).is_float else 0 for a in args])
     dtype = _dtype_arg(dtype_op, default)
-    work = T.F64 if any(a.type.is_float for a in args) else T.I64  # type: ignore[union-attr]
+    work = T.F64 if any(cast(T.Scalar, a.type).is_float for a in args) else T.I64
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         vals = [b.cast(x, work) for x in v]

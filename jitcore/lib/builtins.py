@@ -3,6 +3,8 @@ divmod, pow, len; plus the markers `ssa` emits for range loops and tuple unpacki
 
 from __future__ import annotations
 
+from typing import cast
+
 from jitcore import ssa
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
@@ -334,7 +336,7 @@ def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     """round(x, n) by scaling by 10**n, with ties decided on the exact scaled value: agrees
     with Python's correctly rounded decimal result for n <= 22 (exact powers of ten)."""
-    t = x.type
+    t = cast(T.Scalar, x.type)
     big = b.cmp("gt", n, ir.Const(308, type=T.I64))
     small = b.cmp("lt", n, ir.Const(-308, type=T.I64))
     nf = b.cast(n, t)
@@ -361,7 +363,7 @@ def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
 def _round_half_even_exact(b: LowBuilder, y: ir.Value, error: ir.Value) -> ir.Value:
     """Round y (the rounded value of some exact v = y + error) to an integer, half to even,
     deciding ties by v: a y that is exactly k + 0.5 is a tie of v only when error is 0."""
-    t = y.type
+    t = cast(T.Scalar, y.type)
     floor = b.intrinsic("floor", [y], t)
     half = b.cmp("eq", b.binop("sub", y, floor), ir.Const(0.5, type=t))
     zero = ir.Const(0.0, type=t)
@@ -374,7 +376,7 @@ def _round_half_even_exact(b: LowBuilder, y: ir.Value, error: ir.Value) -> ir.Va
 
 def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     """round(int, n): unchanged for n >= 0, else to a multiple of 10**-n, half to even."""
-    t = x.type
+    t = cast(T.Scalar, x.type)
     nonneg = b.cmp("ge", n, ir.Const(0, type=T.I64))
     too_far = b.cmp("lt", n, ir.Const(-18, type=T.I64))
     safe_n = b.select(b.or_(nonneg, too_far), ir.Const(-1, type=T.I64), n)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import cmath
 import math
+from typing import cast
 
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
@@ -41,7 +42,7 @@ _TOTAL = {"tanh", "atan", "asinh", "erf", "erfc", "fabs"}
 
 
 def _checked_1(b: LowBuilder, fn: str, x: ir.Value, can_overflow: bool) -> ir.Value:
-    r = b.intrinsic(fn, [x], x.type)
+    r = b.intrinsic(fn, [x], cast(T.Type, x.type))
     if fn in _TOTAL:
         return r
     nan_from_number = b.and_(b.isnan(r), b.not_(b.isnan(x)))

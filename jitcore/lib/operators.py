@@ -13,6 +13,8 @@ false except with `!=`.
 
 from __future__ import annotations
 
+from typing import cast
+
 from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -271,7 +273,7 @@ def _lower_int_mod(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Valu
 
 def float_divmod(b: LowBuilder, x: ir.Value, y: ir.Value, what: str) -> tuple[ir.Value, ir.Value]:
     """CPython's `float_divmod`, step for step, so results agree to the bit."""
-    t = x.type
+    t = cast(T.Scalar, x.type)
     zero = ir.Const(0.0, type=t)
     b.raise_if(b.cmp("eq", y, zero), ZeroDivisionError, what)
     mod = b.intrinsic("frem", [x, y], t)
@@ -344,8 +346,8 @@ def _resolve_pow(a: Operand, b: Operand, common: T.Scalar) -> Resolved:
 def lower_int_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
     """Exponentiation by squaring, wrapping on overflow; a negative exponent raises."""
     x, n = args
-    t = x.type
-    if t.is_signed:  # type: ignore[union-attr]
+    t = cast(T.Scalar, x.type)
+    if t.is_signed:
         b.raise_if(
             b.cmp("lt", n, ir.Const(0, type=t)),
             ValueError,
@@ -364,7 +366,7 @@ def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
     )
     from jitcore.lib.ufuncs import float_pow
 
-    fractional = b.cmp("ne", b.intrinsic("floor", [y], y.type), y)
+    fractional = b.cmp("ne", b.intrinsic("floor", [y], cast(T.Type, y.type)), y)
     finite = b.and_(b.isfinite(x), b.isfinite(y))
     b.raise_if(
         b.and_(b.and_(b.cmp("lt", x, zero), fractional), finite),

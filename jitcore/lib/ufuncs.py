@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -80,7 +81,7 @@ def elementwise(
         return out
     everything = arrays + [out]
     if all(a.type.layout == "C" for a in everything):  # type: ignore[union-attr]
-        same = ir.Const(True, type=T.BOOL)
+        same: ir.Value = ir.Const(True, type=T.BOOL)
         for a in arrays:
             if a.type.ndim != ndim:  # type: ignore[union-attr]
                 same = ir.Const(False, type=T.BOOL)
@@ -160,10 +161,12 @@ def _flat_loop(
     A.store(
         b,
         b.intrinsic(
-            "ptr_add", [out_data, b.binop("mul", loop.index, i64(A.itemsize(out.type)))], T.PTR
+            "ptr_add",
+            [out_data, b.binop("mul", loop.index, i64(A.itemsize(cast(T.Array, out.type))))],
+            T.PTR,
         ),
         result,
-    )  # type: ignore[arg-type]
+    )
     loop.finish()
 
 
@@ -217,7 +220,7 @@ def _store_element(
 _WEAK = {T.I64: int, T.F64: float, T.C128: complex, T.BOOL: bool}
 
 
-def _numpy_operand(op: Operand) -> object:
+def _numpy_operand(op: Operand) -> np.dtype | type:
     """What to tell `resolve_dtypes` about an operand: a dtype, or a weak Python scalar type."""
     t = op.type
     if isinstance(t, T.Array):
@@ -231,7 +234,7 @@ def _numpy_operand(op: Operand) -> object:
 def _result_operand(op: Operand) -> object:
     """For `np.result_type`: a dtype, or a Python scalar value (weak) for Python numbers."""
     kind = _numpy_operand(op)
-    return {int: 0, float: 0.0, complex: 0j, bool: False}.get(kind, kind)  # type: ignore[call-overload]
+    return {int: 0, float: 0.0, complex: 0j, bool: False}.get(kind, kind)  # type: ignore[arg-type]
 
 
 def loop_dtypes(
@@ -246,7 +249,7 @@ def loop_dtypes(
                 o.type.dtype if isinstance(o.type, T.Scalar) else x for o, x in zip(operands, spec)
             )
             + (None,) * ufunc.nout
-        )  # type: ignore[union-attr]
+        )
     try:
         dtypes = ufunc.resolve_dtypes(spec)
     except Exception as exc:  # noqa: BLE001 - NumPy's own message says why
@@ -276,7 +279,7 @@ def _int_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value
 
 def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
     """NumPy's npy_divmod: CPython's algorithm, with x/y and fmod(x, y) when y is zero."""
-    t = x.type
+    t = cast(T.Scalar, x.type)
     zero = ir.Const(0.0, type=t)
     mod = b.intrinsic("frem", [x, y], t)
     div = b.binop("div", b.binop("sub", x, mod), y)
@@ -332,22 +335,22 @@ def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
                     else b.binop("mul", result, x)
                 )
             return result
-    return b.intrinsic("pow", [x, y], x.type)
+    return b.intrinsic("pow", [x, y], cast(T.Type, x.type))
 
 
 def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
-    t = x.type
+    t = cast(T.Scalar, x.type)
     zero = ir.Const(0, type=t)
-    width = ir.Const(t.bits, type=t)  # type: ignore[union-attr]
+    width = ir.Const(t.bits, type=t)
     too_far = (
         b.or_(b.cmp("ge", n, width), b.cmp("lt", n, zero))
         if t.is_signed
         else b.cmp("ge", n, width)
-    )  # type: ignore[union-attr]
+    )
     safe = b.select(too_far, zero, n)
     if op == "shl":
         return b.select(too_far, zero, b.binop("shl", x, safe))
-    fill = b.select(b.cmp("lt", x, zero), ir.Const(-1, type=t), zero) if t.is_signed else zero  # type: ignore[union-attr]
+    fill = b.select(b.cmp("lt", x, zero), ir.Const(-1, type=t), zero) if t.is_signed else zero
     return b.select(too_far, fill, b.binop("shr", x, safe))
 
 

@@ -10,6 +10,8 @@ and the loop runs while `i < n`, where `n` is `len(a)` or `a.shape[k]` of the ve
 
 from __future__ import annotations
 
+from typing import cast
+
 from jitcore import ssa
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -112,7 +114,7 @@ def _source(v: ir.Value) -> ir.Value:
             and isinstance(v.obj, ir.Call)
             and _is(v.obj.func, ssa._range_bounds)
         ):
-            v = v.obj.args[v.index.value]  # type: ignore[index]
+            v = v.obj.args[cast(int, v.index.value)]
         else:
             return v
 

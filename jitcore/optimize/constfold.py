@@ -11,6 +11,8 @@ for run time, so `1 // 0` still raises ZeroDivisionError when executed.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,7 +30,7 @@ _INT_OPS = {
     "xor": operator.xor,
 }
 _FLOAT_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
-_CMP = {
+_CMP: dict[str, Callable[[Any, Any], Any]] = {
     "eq": operator.eq,
     "ne": operator.ne,
     "lt": operator.lt,
@@ -117,5 +119,5 @@ def _fold_binop(op: str, a: object, b: object, operand_t: T.Scalar, t: T.Scalar)
             return float(_FLOAT_OPS[op](float(a), float(b)))  # type: ignore[arg-type]
         np_t = np.float32
         with np.errstate(all="ignore"):
-            return float(_FLOAT_OPS[op](np_t(a), np_t(b)))
+            return float(_FLOAT_OPS[op](np_t(cast(float, a)), np_t(cast(float, b))))
     return MISSING

@@ -13,6 +13,7 @@ what the call would have propagated.
 from __future__ import annotations
 
 import itertools
+from typing import Any, cast
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -48,7 +49,7 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             impl = instr.impl
             if not isinstance(impl, Resolved) or impl.callee is None:
                 continue
-            dispatcher, signature = impl.callee  # type: ignore[misc]
+            dispatcher, signature = cast(tuple[Any, Any], impl.callee)
             overload = dispatcher._overloads.get(signature)
             if overload is None or getattr(overload.record, "inline_ir", None) is None:
                 continue
