@@ -27,6 +27,7 @@ demo: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check jitcore jitcheck tests benchmarks conftest.py
 	$(BIN)/ruff format --check jitcore jitcheck tests benchmarks conftest.py
+	$(BIN)/mypy jitcore jitcheck
 
 # Under CI=true the `ci` Hypothesis profile (derandomized) is selected by conftest.py.
 # --jit-diff also checks the bundled kernels and the README's examples (pyproject.toml).
