@@ -135,6 +135,9 @@ class _FunctionGen:
         arg_types = [llvm_type(a.type) for a in fn.args]  # type: ignore[arg-type]
         fnty = ll.FunctionType(PTR, [PTR, *arg_types])
         self.kernel = ll.Function(module, fnty, name=symbol)
+        # The Python entry point calls the kernel once per call: inlining it there would only
+        # make LLVM optimize and compile every loop twice.
+        self.kernel.attributes.add("noinline")
         self.kernel.args[0].name = "ret"
         self.kernel.args[0].add_attribute("noalias")
         self.values: dict[ir.Value, ll.Value] = {}
