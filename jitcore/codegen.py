@@ -387,6 +387,8 @@ class _FunctionGen:
         name: str,
     ) -> ll.Value:
         b = self.b
+        if fn == "tanh" and args[0].type == F64:
+            return self.tanh_f64(args[0], name)
         if fn in _LLVM_INTRINSICS:
             ft = args[0].type
             fnty = ll.FunctionType(ft, [ft] * len(args))
@@ -430,6 +432,94 @@ class _FunctionGen:
             helper = _helper(self.module, fn, args[0].type, arg_types[0])
             return b.call(helper, args, name=name)
         raise InternalCompilerError(f"unknown intrinsic {fn}")
+
+    def tanh_f64(self, x: ll.Value, name: str) -> ll.Value:
+        """tanh in straight-line arithmetic (Cephes' rational approximation near 0, and
+        1 - 2/(exp(2|x|) + 1) with Cephes' exp elsewhere), so that loops calling it vectorize;
+        a scalar libm call would keep them scalar. Within 2 ULPs of the C library's tanh."""
+        b = self.b
+
+        def f(v: float) -> ll.Constant:
+            return ll.Constant(F64, v)
+
+        def call(intrinsic: str, *values: ll.Value) -> ll.Value:
+            fnty = ll.FunctionType(F64, [F64] * len(values))
+            return b.call(
+                self.module.declare_intrinsic(f"llvm.{intrinsic}", [F64], fnty), list(values)
+            )
+
+        z = call("fabs", x)
+        # |x| < 0.625: x + x^3 P(x^2)/Q(x^2)
+        s = b.fmul(x, x)
+        p = b.fadd(
+            b.fmul(
+                b.fadd(b.fmul(f(-9.64399179425052238628e-1), s), f(-9.92877231001918586564e1)), s
+            ),
+            f(-1.61468768441708447952e3),
+        )
+        q = b.fadd(
+            b.fmul(
+                b.fadd(
+                    b.fmul(b.fadd(s, f(1.12811678491632931402e2)), s), f(2.23548839060100448583e3)
+                ),
+                s,
+            ),
+            f(4.84406305325125486048e3),
+        )
+        small = b.fadd(x, b.fmul(b.fmul(x, s), b.fdiv(p, q)))
+        small = b.select(b.fcmp_ordered("==", x, f(0.0)), x, small)  # tanh(-0.0) is -0.0
+        # otherwise: 1 - 2/(e + 1), e = exp(2|x|) for |x| <= 20 (tanh is 1.0 in doubles beyond)
+        w = b.fmul(f(2.0), b.select(b.fcmp_ordered("<", z, f(20.0)), z, f(20.0)))
+        e = self.exp_f64_range(w)
+        large = b.fsub(f(1.0), b.fdiv(f(2.0), b.fadd(e, f(1.0))))
+        large = call("copysign", large, x)
+        use_small = b.fcmp_unordered("<", z, f(0.625))  # NaN goes this way and stays NaN
+        return b.select(use_small, small, large, name=name)
+
+    def exp_f64_range(self, x: ll.Value) -> ll.Value:
+        """Cephes' exp for 1 <= x <= 40 (no overflow or underflow handling is needed there):
+        x = n ln2 + r, exp(r) by a Padé form, and 2**n assembled from its exponent bits."""
+        b = self.b
+
+        def f(v: float) -> ll.Constant:
+            return ll.Constant(F64, v)
+
+        floor_t = ll.FunctionType(F64, [F64])
+        floor = self.module.declare_intrinsic("llvm.floor", [F64], floor_t)
+        px = b.call(floor, [b.fadd(b.fmul(f(1.4426950408889634073599), x), f(0.5))])
+        n = b.fptosi(px, I64)
+        r = b.fsub(
+            b.fsub(x, b.fmul(px, f(6.93145751953125e-1))), b.fmul(px, f(1.42860682030941723212e-6))
+        )
+        rr = b.fmul(r, r)
+        pp = b.fmul(
+            r,
+            b.fadd(
+                b.fmul(
+                    b.fadd(b.fmul(f(1.26177193074810590878e-4), rr), f(3.02994407707441961300e-2)),
+                    rr,
+                ),
+                f(9.99999999999999999910e-1),
+            ),
+        )
+        qq = b.fadd(
+            b.fmul(
+                b.fadd(
+                    b.fmul(
+                        b.fadd(
+                            b.fmul(f(3.00198505138664455042e-6), rr), f(2.52448340349684104192e-3)
+                        ),
+                        rr,
+                    ),
+                    f(2.27265548208155028766e-1),
+                ),
+                rr,
+            ),
+            f(2.00000000000000000009e0),
+        )
+        er = b.fadd(f(1.0), b.fmul(f(2.0), b.fdiv(pp, b.fsub(qq, pp))))
+        two_n = b.bitcast(b.shl(b.add(n, I64(1023)), I64(52)), F64)
+        return b.fmul(er, two_n)
 
     def runtime_function(self, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
         return self._declare(name, ll.FunctionType(ret, args))

@@ -198,3 +198,9 @@ def test_cmath_rect_and_log_base(r: float, phi: float) -> None:
 
 
 from tests.jitcore.e2e.math_kernels import MATH_KERNELS  # noqa: E402
+
+
+@given(st.floats(-30, 30) | st.floats(allow_nan=True, allow_infinity=True))
+def test_tanh_is_within_two_ulps_of_the_c_library(x: float) -> None:
+    # jitcore computes tanh inline (vectorizable) rather than calling libm
+    assert_same(MATH_KERNELS["tanh"], x, ulps=2)
