@@ -375,14 +375,12 @@ class _Inference:
 
     def _cast_operands(self, instr: ir.Instr, resolved: Resolved, out: list[ir.Instr]) -> None:
         if isinstance(instr, ir.Call):
-            slots = [(instr.args, i) for i in range(len(instr.args))]
             for i, target in enumerate(resolved.args):
                 if i < len(instr.args) and target is not None:
                     instr.args[i] = self._convert(instr.args[i], target, instr, out)
             for k, target in resolved.kwargs.items():
                 if k in instr.kwargs and target is not None:
                     instr.kwargs[k] = self._convert(instr.kwargs[k], target, instr, out)
-            del slots
             return
         fields = {
             ir.BinOp: ("lhs", "rhs"),

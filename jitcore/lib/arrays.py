@@ -383,7 +383,15 @@ def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
 def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Value:
     """`src`, or a fresh copy of it when its memory overlaps `dest`'s (NumPy copies then too).
 
-    Overlap is decided conservatively from the spans of bytes the two arrays can touch."""
+    Overlap is decided conservatively from the spans of bytes the two arrays can touch. Both
+    branches hand back one new reference, typed alike (the copy is C-ordered, so unless the
+    source is too, the join is typed as any layout)."""
+    src_t = cast(T.Array, src.type)
+    joined = src_t if src_t.layout == "C" else T.Array(src_t.dtype, src_t.ndim, "A")
+
+    def as_joined(a: ir.Value) -> ir.Value:
+        return make_view(b, a, joined, data_of(b, a), shapes_of(b, a), strides_of(b, a))
+
     lo_s, hi_s = _span(b, src)
     lo_d, hi_d = _span(b, dest)
     overlap = b.and_(b.cmp("lt", lo_s, hi_d), b.cmp("lt", lo_d, hi_s))
@@ -391,29 +399,16 @@ def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Valu
     b.branch(overlap, copy_b, same_b)
     b.position(copy_b)
     copied = copy_array(b, src)
+    if copied.type != joined:
+        copied = as_joined(copied)
     copy_end = b.block
     b.jump(join)
     b.position(same_b)
-    alias = make_view(b, src, src.type, data_of(b, src), shapes_of(b, src), strides_of(b, src))  # type: ignore[arg-type]
+    alias = as_joined(src)
     same_end = b.block
     b.jump(join)
     b.position(join)
-    if copied.type != alias.type:  # the copy is C-ordered; join as any layout
-        anyt = T.Array(src.type.dtype, src.type.ndim, "A")  # type: ignore[union-attr]
-        b.position(copy_end)
-        copy_end.terminator = None
-        copied = make_view(
-            b, copied, anyt, data_of(b, copied), shapes_of(b, copied), strides_of(b, copied)
-        )
-        b.jump(join)
-        b.position(same_end)
-        same_end.terminator = None
-        alias = make_view(
-            b, alias, anyt, data_of(b, alias), shapes_of(b, alias), strides_of(b, alias)
-        )
-        b.jump(join)
-        b.position(join)
-    return b.phi(copied.type, {copy_end: copied, same_end: alias})  # type: ignore[arg-type]
+    return b.phi(joined, {copy_end: copied, same_end: alias})
 
 
 def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
@@ -623,13 +618,8 @@ def _filled(fill: object | None):  # noqa: ANN202
                 fill_contiguous(b, arr, scalar)
             return arr
 
-        arg_types: tuple = (None, None) if fill == "full" else (None,)
-        return Resolved(
-            arg_types[: len(args)] + (None,) * (len(args) - len(arg_types)),
-            out,
-            lower,
-            kwargs={k: None for k in ("dtype",)},
-        )
+        # shape, fill value and dtype are all used as they are (no conversion)
+        return Resolved((None,) * len(args), out, lower, kwargs={"dtype": None, "order": None})
 
     return rule
 
