@@ -326,8 +326,9 @@ def fused_inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (rng.random(n), rng.random(n), rng.random(n))
 
 
-# np.dot sums in an order of its own (BLAS blocks and vectorizes).
-@jitcheck(rtol=1e-9)
+# np.dot sums in an order of its own (BLAS blocks and vectorizes). Timing needs inputs of
+# matching shapes, which independent random arrays are not: build them.
+@jitcheck(rtol=1e-9, bench_args=lambda: logreg_step_inputs(200_000))
 @jit
 def logreg_step(X: Matrix, Y: Vector, w: Vector) -> Vector:
     """One gradient step of logistic regression, updating the weights `w` in place."""
