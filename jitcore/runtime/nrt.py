@@ -56,14 +56,13 @@ def runtime_module() -> ll.Module:
     python_mode.initializer = ll.Constant(I32, 0)
     malloc = ll.Function(module, ll.FunctionType(PTR, [I64]), name="malloc")
     free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
-    memalign = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I64]), name="posix_memalign")
     madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
     decref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_DecRef")
     incref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_IncRef")
     get_pointer = ll.Function(
         module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer"
     )
-    _emit_alloc(module, malloc, free, memalign, madvise)
+    _emit_alloc(module, malloc, madvise)
     _emit_wrap(module, malloc, incref_py)
     release = _emit_release(module, free, decref_py)
     _emit_capsule_destructor(module, get_pointer, release)
@@ -79,36 +78,30 @@ def _bump(b: ll.IRBuilder, module: ll.Module, name: str, delta: ll.Value) -> Non
     b.store(b.add(b.load(g, typ=I64), delta), g)
 
 
-def _emit_alloc(module: ll.Module, malloc, free, memalign, madvise) -> None:  # noqa: ANN001
-    """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted."""
+def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
+    """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted.
+
+    One malloc holds the block header and, 64-byte aligned after it (cache lines, AVX-512),
+    the data: one allocation and one free per array. malloc's own reuse of freed large chunks
+    keeps repeated big allocations from faulting their pages in again."""
     fn = ll.Function(module, ll.FunctionType(PTR, [I64]), name=ALLOC)
     nbytes = fn.args[0]
     b = ll.IRBuilder(fn.append_basic_block("entry"))
-    block = b.call(malloc, [I64(32)])
+    total = b.add(nbytes, I64(32 + 64))
+    block = b.call(malloc, [total])
     fail = fn.append_basic_block("fail")
     have_block = fn.append_basic_block("have_block")
     b.cbranch(b.icmp_unsigned("==", block, NULL), fail, have_block)
     b.position_at_end(have_block)
-    size = b.select(b.icmp_unsigned("==", nbytes, I64(0)), I64(1), nbytes)
-    huge = b.icmp_unsigned(">=", size, I64(HUGE_THRESHOLD))
-    slot = b.alloca(PTR)
-    # 64-byte alignment (cache lines, AVX-512); malloc's own reuse of freed large blocks keeps
-    # repeated big allocations from faulting their pages in again.
-    status = b.call(memalign, [slot, I64(64), size])
-    no_data = fn.append_basic_block("no_data")
-    have_data = fn.append_basic_block("have_data")
-    b.cbranch(b.icmp_signed("!=", status, I32(0)), no_data, have_data)
-    b.position_at_end(no_data)
-    b.call(free, [block])
-    b.branch(fail)
-    b.position_at_end(have_data)
-    data = b.load(slot, typ=PTR)
+    first = b.add(b.ptrtoint(block, I64), I64(32 + 63))
+    data = b.inttoptr(b.and_(first, I64(~63 & ((1 << 64) - 1))), PTR)
+    huge = b.icmp_unsigned(">=", nbytes, I64(HUGE_THRESHOLD))
     with b.if_then(huge):  # advise the 2 MiB-aligned interior as huge pages, as NumPy does
         start = b.ptrtoint(data, I64)
         aligned = b.and_(
             b.add(start, I64(HUGE_ALIGN - 1)), I64(~(HUGE_ALIGN - 1) & ((1 << 64) - 1))
         )
-        length = b.sub(b.add(start, size), aligned)
+        length = b.sub(b.add(start, nbytes), aligned)
         length = b.and_(length, I64(~(HUGE_ALIGN - 1) & ((1 << 64) - 1)))
         b.call(madvise, [b.inttoptr(aligned, PTR), length, I32(MADV_HUGEPAGE)])
     b.store(I64(1), _field(b, block, 0))
@@ -146,8 +139,7 @@ def _emit_release(module: ll.Module, free, decref_py) -> ll.Function:  # noqa: A
     obj = b.load(_field(b, block, 3), typ=PTR)
     owned = b.icmp_unsigned("==", obj, NULL)
     with b.if_else(owned) as (then, otherwise):
-        with then:
-            b.call(free, [b.load(_field(b, block, 2), typ=PTR)])
+        with then:  # the data lives in the block's own allocation
             _bump(b, module, LIVE_BYTES, b.neg(b.load(_field(b, block, 1), typ=I64)))
         with otherwise:
             b.call(decref_py, [obj])
