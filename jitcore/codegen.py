@@ -1295,4 +1295,5 @@ def _array_ok(b: ll.IRBuilder, obj: ll.Value, check: ArgCheck) -> ll.Value:
         layout_ok = b.and_(b.not_(c_contig), f_contig)
     else:
         layout_ok = b.and_(b.not_(c_contig), b.not_(f_contig))
-    return b.and_(ok, layout_ok)
+    writeable = b.icmp_unsigned("!=", b.and_(flags, I32(_NPY_ARRAY_WRITEABLE)), I32(0))
+    return b.and_(b.and_(ok, layout_ok), writeable)

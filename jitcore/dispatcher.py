@@ -84,11 +84,19 @@ def _array_type(a: np.ndarray, name: str) -> T.Array:
             f"argument `{name}` is an array of dtype {dtype}; jitcore supports native-endian "
             "bool, int, uint, float and complex arrays"
         )
-    return T.Array(T.from_dtype(dtype), a.ndim, _layout(a))
+    if not a.flags.writeable:
+        # compiled code could write into it where NumPy would refuse (or the memory is truly
+        # read-only): such arrays run as Python, which raises NumPy's own error
+        raise TypeError(f"argument `{name}` is a read-only array, which jitcore does not compile")
+    layout = _layout(a)
+    assert layout != "readonly"
+    return T.Array(T.from_dtype(dtype), a.ndim, layout)
 
 
-def _layout(a: np.ndarray) -> Literal["C", "F", "A"]:
+def _layout(a: np.ndarray) -> Literal["C", "F", "A", "readonly"]:
     flags = a.flags
+    if not flags.writeable:
+        return "readonly"  # only in type keys: a different key than any compiled signature
     if flags.c_contiguous:
         return "C"
     if flags.f_contiguous:

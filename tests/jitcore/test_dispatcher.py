@@ -169,6 +169,23 @@ def test_keyword_and_default_arguments_from_python() -> None:
         f(1.0, 2.0, 3.0)
 
 
+def test_read_only_arrays_run_as_python_and_get_numpy_errors() -> None:
+    def set_first(a):  # noqa: ANN001, ANN202
+        a[0] = 5.0
+        return a[0]
+
+    f = jit(set_first)
+    assert f(np.arange(3.0)) == 5.0
+    frozen = np.arange(3.0)
+    frozen.flags.writeable = False
+    with pytest.warns(JitFallbackWarning, match="read-only"), pytest.raises(ValueError):
+        f(frozen)
+    with pytest.raises(ValueError, match="read-only"):
+        f(np.frombuffer(b"\0" * 24))  # read-only memory: never written by compiled code
+    with pytest.raises(TypeError, match="read-only"):
+        jit(set_first, mode="compiled")(frozen)
+
+
 def test_with_options_applies_to_jitted_callees_too() -> None:
     from tests.jitcore.e2e import calls_helpers as h
 
