@@ -753,7 +753,13 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             n = b.cast(count, T.I64)
         else:
             diff = b.binop("sub", stop, start)  # ceil(diff / step), any signs
-            q = b.binop("tdiv", diff, step)
+            # (a step of -1 divides by negating: INT_MIN / -1 would trap)
+            minus_one = b.cmp("eq", step, i64(-1))
+            q = b.select(
+                minus_one,
+                b.emit(ir.UnaryOp("neg", diff, type=T.I64)),
+                b.binop("tdiv", diff, b.select(minus_one, i64(1), step)),
+            )
             r = b.binop("sub", diff, b.binop("mul", q, step))
             same_sign = b.cmp("eq", b.cmp("gt", r, i64(0)), b.cmp("gt", step, i64(0)))
             q = b.select(b.and_(b.cmp("ne", r, i64(0)), same_sign), b.binop("add", q, i64(1)), q)
