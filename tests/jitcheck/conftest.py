@@ -23,20 +23,6 @@ from jitcore.optimize import Pass, register_pass, unregister_pass
 BREAK_SUB = "test-break-float-sub"
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Make the `pytester` fixture available.
-
-    TODO: the root conftest.py should say `pytest_plugins = ["pytester"]` (pytest refuses it
-    in a conftest below the rootdir); until it does, register the plugin here, with the two
-    options its fixture reads, which its `pytest_addoption` is too late to add.
-    """
-    if config.pluginmanager.has_plugin("pytester"):
-        return
-    config.option.runpytest = "inprocess"
-    config.option.lsof = False
-    config.pluginmanager.import_plugin("pytester")
-
-
 @pytest.fixture(scope="session", autouse=True)
 def _import_everything_first() -> None:
     """Import every module an in-process child run may need, before the first one runs.
