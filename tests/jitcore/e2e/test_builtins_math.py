@@ -204,3 +204,9 @@ from tests.jitcore.e2e.math_kernels import MATH_KERNELS  # noqa: E402
 def test_tanh_is_within_two_ulps_of_the_c_library(x: float) -> None:
     # jitcore computes tanh inline (vectorizable) rather than calling libm
     assert_same(MATH_KERNELS["tanh"], x, ulps=2)
+
+
+@given(st.floats(-760, 760) | st.floats(allow_nan=True, allow_infinity=True))
+def test_exp_is_within_two_ulps_of_the_c_library(x: float) -> None:
+    # jitcore computes exp inline (vectorizable), with CPython's OverflowError for math.exp
+    assert_same(MATH_KERNELS["exp"], x, ulps=2, atol=5e-324 * 2)
