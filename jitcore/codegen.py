@@ -548,49 +548,9 @@ class _FunctionGen:
         return n, b.fadd(f(1.0), b.fmul(f(2.0), b.fdiv(pp, b.fsub(qq, pp))))
 
     def exp_f64_range(self, x: ll.Value) -> ll.Value:
-        """Cephes' exp for 1 <= x <= 40 (no overflow or underflow handling is needed there):
-        x = n ln2 + r, exp(r) by a Padé form, and 2**n assembled from its exponent bits."""
-        b = self.b
-
-        def f(v: float) -> ll.Constant:
-            return ll.Constant(F64, v)
-
-        floor_t = ll.FunctionType(F64, [F64])
-        floor = self.module.declare_intrinsic("llvm.floor", [F64], floor_t)
-        px = b.call(floor, [b.fadd(b.fmul(f(1.4426950408889634073599), x), f(0.5))])
-        n = b.fptosi(px, I64)
-        r = b.fsub(
-            b.fsub(x, b.fmul(px, f(6.93145751953125e-1))), b.fmul(px, f(1.42860682030941723212e-6))
-        )
-        rr = b.fmul(r, r)
-        pp = b.fmul(
-            r,
-            b.fadd(
-                b.fmul(
-                    b.fadd(b.fmul(f(1.26177193074810590878e-4), rr), f(3.02994407707441961300e-2)),
-                    rr,
-                ),
-                f(9.99999999999999999910e-1),
-            ),
-        )
-        qq = b.fadd(
-            b.fmul(
-                b.fadd(
-                    b.fmul(
-                        b.fadd(
-                            b.fmul(f(3.00198505138664455042e-6), rr), f(2.52448340349684104192e-3)
-                        ),
-                        rr,
-                    ),
-                    f(2.27265548208155028766e-1),
-                ),
-                rr,
-            ),
-            f(2.00000000000000000009e0),
-        )
-        er = b.fadd(f(1.0), b.fmul(f(2.0), b.fdiv(pp, b.fsub(qq, pp))))
-        two_n = b.bitcast(b.shl(b.add(n, I64(1023)), I64(52)), F64)
-        return b.fmul(er, two_n)
+        """exp for 1 <= x <= 40, where no overflow, underflow or NaN handling is needed."""
+        n, e = self._exp_reduce(x)
+        return self.b.fmul(e, self._pow2(n))
 
     def runtime_function(self, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
         return self._declare(name, ll.FunctionType(ret, args))

@@ -271,17 +271,23 @@ def _lower_int_mod(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Valu
     return _int_divmod(b, args[0], args[1])[1]
 
 
-def float_divmod(b: LowBuilder, x: ir.Value, y: ir.Value, what: str) -> tuple[ir.Value, ir.Value]:
-    """CPython's `float_divmod`, step for step, so results agree to the bit."""
+def float_divmod(
+    b: LowBuilder, x: ir.Value, y: ir.Value, what: str | None
+) -> tuple[ir.Value, ir.Value]:
+    """CPython's `float_divmod`, step for step, so results agree to the bit. A zero divisor
+    raises ZeroDivisionError(what); with `what=None` (NumPy's npy_divmod) it gives x / y and
+    fmod(x, y) instead."""
     t = cast(T.Scalar, x.type)
     zero = ir.Const(0.0, type=t)
-    b.raise_if(b.cmp("eq", y, zero), ZeroDivisionError, what)
-    mod = b.intrinsic("frem", [x, y], t)
-    div = b.binop("div", b.binop("sub", x, mod), y)
-    mod_nonzero = b.cmp("ne", mod, zero)
-    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", mod, zero), T.BOOL)
+    y_zero = b.cmp("eq", y, zero)
+    if what is not None:
+        b.raise_if(y_zero, ZeroDivisionError, what)
+    fmod = b.intrinsic("frem", [x, y], t)
+    div = b.binop("div", b.binop("sub", x, fmod), y)
+    mod_nonzero = b.cmp("ne", fmod, zero)
+    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", fmod, zero), T.BOOL)
     adjust = b.and_(mod_nonzero, signs_differ)
-    mod = b.select(adjust, b.binop("add", mod, y), mod)
+    mod = b.select(adjust, b.binop("add", fmod, y), fmod)
     div = b.select(adjust, b.binop("sub", div, ir.Const(1.0, type=t)), div)
     mod = b.select(mod_nonzero, mod, b.intrinsic("copysign", [zero, y], t))
     floordiv = b.intrinsic("floor", [div], t)
@@ -290,6 +296,8 @@ def float_divmod(b: LowBuilder, x: ir.Value, y: ir.Value, what: str) -> tuple[ir
     div_zero = b.cmp("eq", div, zero)
     signed_zero = b.intrinsic("copysign", [zero, b.binop("div", x, y)], t)
     floordiv = b.select(div_zero, signed_zero, floordiv)
+    if what is None:
+        return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, fmod, mod)
     return floordiv, mod
 
 

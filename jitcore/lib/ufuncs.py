@@ -278,25 +278,9 @@ def _int_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value
 
 
 def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
-    """NumPy's npy_divmod: CPython's algorithm, with x/y and fmod(x, y) when y is zero."""
-    t = cast(T.Scalar, x.type)
-    zero = ir.Const(0.0, type=t)
-    mod = b.intrinsic("frem", [x, y], t)
-    div = b.binop("div", b.binop("sub", x, mod), y)
-    mod_nonzero = b.cmp("ne", mod, zero)
-    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", mod, zero), T.BOOL)
-    adjust = b.and_(mod_nonzero, signs_differ)
-    mod2 = b.select(adjust, b.binop("add", mod, y), mod)
-    div = b.select(adjust, b.binop("sub", div, ir.Const(1.0, type=t)), div)
-    mod2 = b.select(mod_nonzero, mod2, b.intrinsic("copysign", [zero, y], t))
-    floordiv = b.intrinsic("floor", [div], t)
-    round_up = b.cmp("gt", b.binop("sub", div, floordiv), ir.Const(0.5, type=t))
-    floordiv = b.select(round_up, b.binop("add", floordiv, ir.Const(1.0, type=t)), floordiv)
-    floordiv = b.select(
-        b.cmp("eq", div, zero), b.intrinsic("copysign", [zero, b.binop("div", x, y)], t), floordiv
-    )
-    y_zero = b.cmp("eq", y, zero)
-    return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, mod, mod2)
+    from jitcore.lib.operators import float_divmod
+
+    return float_divmod(b, x, y, None)
 
 
 def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
