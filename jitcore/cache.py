@@ -65,6 +65,17 @@ def _warn_once(directory: Path, message: str) -> None:
         )
 
 
+def is_private_directory(directory: Path) -> bool:
+    """The directory exists, belongs to this user, only this user can write it, and it is
+    writable: the same conditions as `usable_directory`, checked without creating or warning."""
+    try:
+        info = directory.stat()
+    except OSError:
+        return False
+    owner_ok = not hasattr(os, "getuid") or info.st_uid == os.getuid()
+    return owner_ok and not info.st_mode & 0o022 and os.access(directory, os.W_OK | os.X_OK)
+
+
 def usable_directory(directory: Path) -> bool:
     """Create the directory privately if needed; refuse one that others can write or own."""
     try:

@@ -11,10 +11,9 @@ Out: object code (kept: the compile cache stores exactly these bytes) linked by 
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import functools
-import os
+import hashlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -79,26 +78,28 @@ class NativeFunction:
 
 def _runtime_object() -> bytes:
     """The runtime's object code; kept in the compile cache directory when that is usable."""
+    from jitcore import cache
     from jitcore.llvm_opt import optimize_module
     from jitcore.runtime import nrt
 
-    path = None
-    try:
-        from jitcore import cache
-
-        directory = cache.default_directory()
-        if directory.is_dir() and os.access(directory, os.W_OK):
-            path = directory / f"runtime-{cache.environment_fingerprint()[:24]}.o"
-            if path.stat().st_uid == os.getuid() if path.exists() else False:
-                return path.read_bytes()
-    except OSError:
-        path = None
+    # Only a cache directory that already exists and is private: the runtime never creates
+    # one for a user who did not ask for caching. Entries get the cache's own checks.
+    directory = cache.default_directory()
+    key = hashlib.sha256(b"runtime\0" + cache.environment_fingerprint().encode()).hexdigest()
+    usable = cache.is_private_directory(directory)
+    entry = cache.load(directory, key) if usable else None
+    if entry is not None:
+        return entry.object_code
     code = emit_object(optimize_module(nrt.runtime_module(), 3), 3)
-    if path is not None:
-        with contextlib.suppress(OSError):
-            tmp = path.with_suffix(f".tmp{os.getpid()}")
-            tmp.write_bytes(code)
-            os.replace(tmp, path)
+    if usable:
+        header = {
+            "module": "jitcore.runtime",
+            "qualname": "runtime",
+            "signature": "",
+            "symbol": nrt.LIBRARY,
+            "callees": [],
+        }
+        cache.store(directory, key, header, code)
     return code
 
 
