@@ -195,3 +195,21 @@ def test_with_options_applies_to_jitted_callees_too() -> None:
     assert "ncall" in slow.inspect("lower")
     assert slow.overloads[slow.signatures[0]].symbol in slow.inspect("codegen")  # calls itself
     assert "define" in slow.inspect("llvm-opt")
+
+
+def test_python_mode_runs_callees_as_python_too() -> None:
+    from jitcore.dispatcher import python_mode
+    from tests.jitcore.e2e import calls_helpers as h
+
+    fresh = h.scale.with_options(opt=1)  # a variant no other test has compiled
+    caller = jit(lambda_free_caller, mode="compiled")
+    caller.py_func.__globals__["_SCALE_UNDER_TEST"] = fresh
+    with python_mode():
+        assert caller(2.0) == lambda_free_caller(2.0)
+    assert caller.signatures == [] and fresh.signatures == []
+    assert caller(2.0) == lambda_free_caller(2.0)
+    assert caller.signatures and fresh.signatures
+
+
+def lambda_free_caller(x):  # noqa: ANN001, ANN201
+    return _SCALE_UNDER_TEST(x, 3) + 1  # noqa: F821 - set by the test
