@@ -18,7 +18,7 @@ import pytest
 
 from benchmarks.cases import BY_NAME, Case, Inputs, fresh
 from benchmarks.variants import numba_available, numba_version, pure_python
-from jitcore.dispatcher import JitFallbackWarning
+from jitcore.errors import JitFallbackWarning
 
 IMPLEMENTATIONS = ("python", "numpy", "jitcore", "numba")
 

@@ -11,6 +11,7 @@ from jitcore.api import ExecutionMode, JitOptions, jit
 from jitcore.errors import (
     InternalCompilerError,
     JitError,
+    JitFallbackWarning,
     SourceLoc,
     TypingError,
     UnsupportedError,
@@ -24,6 +25,7 @@ __all__ = [
     "ExecutionMode",
     "InternalCompilerError",
     "JitError",
+    "JitFallbackWarning",
     "JitOptions",
     "SourceLoc",
     "TypingError",

@@ -18,100 +18,18 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from typing import Any, cast
 
 import numpy as np
 
 from jitcore import machine_code, pipeline
 from jitcore.api import ExecutionMode, JitOptions
-from jitcore.errors import JitError, TypingError
+from jitcore.argtypes import parse_signature, type_key, typeof
+from jitcore.errors import JitError, JitFallbackWarning, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.lib.registry import Operand, Resolved
-from jitcore.parse import MISSING, ParsedFunction, parse_function
-
-
-class JitFallbackWarning(UserWarning):
-    """AUTO mode ran a function as Python because it could not be compiled."""
-
-
-_PY_SCALARS: dict[type, T.Type] = {
-    int: T.I64,
-    float: T.F64,
-    bool: T.BOOL,
-    complex: T.C128,
-    type(None): T.NONE,
-}
-_NP_SCALARS: dict[type, T.Scalar] = {
-    np.bool_: T.BOOL,
-    np.int8: T.I8,
-    np.int16: T.I16,
-    np.int32: T.I32,
-    np.int64: T.I64,
-    np.uint8: T.U8,
-    np.uint16: T.U16,
-    np.uint32: T.U32,
-    np.uint64: T.U64,
-    np.float32: T.F32,
-    np.float64: T.F64,
-    np.complex64: T.C64,
-    np.complex128: T.C128,
-}
-SUPPORTED_ARGUMENTS = (
-    "int, float, bool, complex, None, NumPy scalars and arrays, and tuples of these"
-)
-
-
-def typeof(value: object, name: str = "argument") -> T.Type:
-    """The IR type of a Python argument; TypeError naming the argument if unsupported."""
-    t = _PY_SCALARS.get(type(value)) or _NP_SCALARS.get(type(value))  # type: ignore[call-overload]
-    if t is not None:
-        return t
-    if isinstance(value, tuple):
-        return T.Tuple(tuple(typeof(v, f"{name}[{i}]") for i, v in enumerate(value)))
-    if type(value) is np.ndarray:
-        return _array_type(value, name)
-    raise TypeError(
-        f"argument `{name}` has unsupported type {type(value).__name__}; "
-        f"jitcore supports {SUPPORTED_ARGUMENTS}"
-    )
-
-
-def _array_type(a: np.ndarray, name: str) -> T.Array:
-    dtype = a.dtype
-    if not dtype.isnative or dtype.kind not in "biufc":
-        raise TypeError(
-            f"argument `{name}` is an array of dtype {dtype}; jitcore supports native-endian "
-            "bool, int, uint, float and complex arrays"
-        )
-    if not a.flags.writeable:
-        # compiled code could write into it where NumPy would refuse (or the memory is truly
-        # read-only): such arrays run as Python, which raises NumPy's own error
-        raise TypeError(f"argument `{name}` is a read-only array, which jitcore does not compile")
-    layout = _layout(a)
-    assert layout != "readonly"
-    return T.Array(T.from_dtype(dtype), a.ndim, layout)
-
-
-def _layout(a: np.ndarray) -> Literal["C", "F", "A", "readonly"]:
-    flags = a.flags
-    if not flags.writeable:
-        return "readonly"  # only in type keys: a different key than any compiled signature
-    if flags.c_contiguous:
-        return "C"
-    if flags.f_contiguous:
-        return "F"
-    return "A"
-
-
-def _type_key(value: object) -> object:
-    """A cheap hashable key that determines `typeof(value)`."""
-    t = type(value)
-    if t is tuple:
-        return (tuple, *map(_type_key, value))  # type: ignore[call-overload]
-    if t is np.ndarray:
-        return (t, value.dtype, value.ndim, _layout(value))  # type: ignore[attr-defined, arg-type]
-    return t
+from jitcore.parse import ParsedFunction, parse_function
 
 
 @dataclass
@@ -207,7 +125,7 @@ class Dispatcher:
             return self.py_func(*args, **kwargs)
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
-        key = tuple(map(_type_key, args))
+        key = tuple(map(type_key, args))
         target = self._by_key.get(key)
         if target is None:
             target = self._target_for(args, key)
@@ -714,30 +632,3 @@ def _finalize_group() -> None:
         for dispatcher, overload in group:  # (mutually recursive groups are not cached)
             if overload.cache_key is not None:
                 _store_in_cache(dispatcher, overload)
-
-
-_TYPE_NAMES: dict[type, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}
-
-
-def parse_signature(signature: Any) -> tuple[T.Type, ...]:
-    """A signature from text (`"f64, i64"`), a tuple of types, or a tuple of Python types."""
-    if isinstance(signature, str):
-        parts = T._split_top(signature)
-        return tuple(T.parse_type(p) for p in parts)
-    out = []
-    for item in signature:
-        if isinstance(item, T.Type):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(T.parse_type(item))
-        elif item in _TYPE_NAMES:
-            out.append(_TYPE_NAMES[item])
-        else:
-            try:
-                out.append(T.from_dtype(item))
-            except TypeError:
-                raise TypeError(f"cannot make a type of {item!r}") from None
-    return tuple(out)
-
-
-del MISSING

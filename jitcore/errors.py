@@ -93,3 +93,7 @@ class TypingError(JitError):
 
 class InternalCompilerError(JitError):
     """A jitcore bug: an exception escaped a stage. The original is the `__cause__`."""
+
+
+class JitFallbackWarning(UserWarning):
+    """AUTO mode ran a function as Python because it could not be compiled."""

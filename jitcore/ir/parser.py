@@ -54,7 +54,7 @@ def parse_ir(text: str) -> ir.Function:
     name, arg_text, ret_text = m.groups()
     fn = ir.Function(name, [])
     values: dict[str, ir.Value] = {}
-    for i, part in enumerate(p for p in T._split_top(arg_text) if p.strip()):
+    for i, part in enumerate(p for p in T.split_top_level(arg_text) if p.strip()):
         arg_name, _, type_text = part.partition(":")
         arg = ir.Arg(arg_name.strip(), i, T.parse_type(type_text) if type_text.strip() else None)
         fn.args.append(arg)
@@ -82,7 +82,7 @@ def parse_ir(text: str) -> ir.Function:
         else:
             current.terminator = _parse_terminator(line, values, blocks)
     for phi, inner in pending_phis:
-        for entry in T._split_top(inner):
+        for entry in T.split_top_level(inner):
             label, _, value = entry.partition(":")
             phi.incoming[blocks[label.strip()]] = _value(value.strip(), values)
     return fn
@@ -122,7 +122,7 @@ def _parse_instr(line, values, blocks, pending_phis) -> ir.Instr:  # noqa: ANN00
         instr = ir.GetItem(v(args[0]), v(args[1].strip("[]")))
     elif body.startswith("tuple("):
         inner = body[len("tuple(") : -1]
-        instr = ir.MakeTuple([v(p.strip()) for p in T._split_top(inner)])
+        instr = ir.MakeTuple([v(p.strip()) for p in T.split_top_level(inner)])
     elif op == "phi":
         instr = ir.Phi({})
         pending_phis.append((instr, operand_text.strip()[1:-1]))

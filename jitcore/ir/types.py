@@ -247,14 +247,14 @@ def parse_type(text: str) -> Type:
         return PTR
     if text.startswith("tuple(") and text.endswith(")"):
         inner = text[len("tuple(") : -1]
-        return Tuple(tuple(parse_type(part) for part in _split_top(inner)))
+        return Tuple(tuple(parse_type(part) for part in split_top_level(inner)))
     if text.startswith("array(") and text.endswith(")"):
-        dtype, ndim, layout = (p.strip() for p in _split_top(text[len("array(") : -1]))
+        dtype, ndim, layout = (p.strip() for p in split_top_level(text[len("array(") : -1]))
         return Array(SCALARS[dtype], int(ndim.rstrip("d")), layout)  # type: ignore[arg-type]
     raise ValueError(f"cannot parse type {text!r}")
 
 
-def _split_top(text: str) -> list[str]:
+def split_top_level(text: str) -> list[str]:
     """Split on commas that are not inside parentheses."""
     parts, depth, start = [], 0, 0
     for i, ch in enumerate(text):

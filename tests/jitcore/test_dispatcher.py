@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from jitcore import ExecutionMode, TypingError, jit
-from jitcore.dispatcher import JitFallbackWarning, parse_signature
+from jitcore.argtypes import parse_signature
+from jitcore.errors import JitFallbackWarning
 from jitcore.ir import types as T
 from jitcore.pipeline import STAGES
 
