@@ -21,7 +21,7 @@ from llvmlite import ir as ll
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.parse import MISSING
+from jitcore.ir.markers import MISSING
 from jitcore.runtime import nrt
 
 PTR = ll.PointerType()

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from types import FunctionType
 
 from jitcore.errors import SourceLoc, UnsupportedError
-
-_MISSING = object()
+from jitcore.ir.markers import MISSING
 
 
 @dataclass
@@ -42,12 +41,9 @@ class Environment:
         elif hasattr(builtins, name):
             return getattr(builtins, name)
         else:
-            return _MISSING
+            return MISSING
         self.read[name] = value
         return value
-
-
-MISSING = _MISSING
 
 
 @dataclass

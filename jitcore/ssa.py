@@ -19,7 +19,8 @@ from typing import cast
 
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import nodes as ir
-from jitcore.parse import MISSING, ParsedFunction
+from jitcore.ir.markers import MISSING, check_bound, check_unpack, range_bounds, range_more
+from jitcore.parse import ParsedFunction
 
 BINOPS = {
     ast.Add: "add",
@@ -282,9 +283,7 @@ class _Builder:
                 raise self.unsupported(
                     target, "starred assignment is not supported", "unpack every element by name"
                 )
-            self.emit(
-                ir.Call(ir.Const(_check_unpack), [value, ir.Const(len(target.elts))]), target
-            )
+            self.emit(ir.Call(ir.Const(check_unpack), [value, ir.Const(len(target.elts))]), target)
             for i, elt in enumerate(target.elts):
                 item = self.emit(ir.GetItem(value, ir.Const(i)), elt)
                 self.assign(elt, item, node)
@@ -371,9 +370,9 @@ class _Builder:
             if len(args) == 2
             else tuple(args)
         )
-        # range(...) is evaluated once; `_range_bounds` raises ValueError for a zero step and
+        # range(...) is evaluated once; `range_bounds` raises ValueError for a zero step and
         # converts the bounds to one integer type.
-        bounds = self.emit(ir.Call(ir.Const(_range_bounds), [start, stop, step]), call)
+        bounds = self.emit(ir.Call(ir.Const(range_bounds), [start, stop, step]), call)
         start = self.emit(ir.GetItem(bounds, ir.Const(0)), call)
         stop = self.emit(ir.GetItem(bounds, ir.Const(1)), call)
         step = self.emit(ir.GetItem(bounds, ir.Const(2)), call)
@@ -381,7 +380,7 @@ class _Builder:
             node,
             start,
             step,
-            test=lambda i: self.emit(ir.Call(ir.Const(_range_more), [i, stop, step]), node.iter),
+            test=lambda i: self.emit(ir.Call(ir.Const(range_more), [i, stop, step]), node.iter),
             item=lambda i: i,
         )
 
@@ -807,41 +806,7 @@ def _guard_maybe_undefined(fn: ir.Function) -> None:
 
 def _bound_check(fn: ir.Function, phi: ir.Value, flag: ir.Phi, loc: SourceLoc) -> ir.Instr:
     var = phi.name.split(".")[0]  # type: ignore[attr-defined]
-    return ir.Call(ir.Const(_check_bound), [flag, ir.Const(var)], name=fn.fresh_name("t"), loc=loc)
-
-
-# Marker functions that ssa emits as calls and typeinfer/lower implement. They are plain
-# Python so that an IR interpreter could run them, and they never reach the user.
-
-
-def _range_bounds(start: int, stop: int, step: int) -> tuple[int, int, int]:
-    """range(start, stop, step) evaluated once: ValueError on a zero step, as Python does."""
-    if step == 0:
-        raise ValueError("range() arg 3 must not be zero")
-    return start, stop, step
-
-
-def _range_more(i: int, stop: int, step: int) -> bool:
-    """True while the range loop has another element."""
-    return i < stop if step > 0 else i > stop
-
-
-def _check_bound(defined: bool, name: str) -> None:
-    """Reading a local variable on a path where it was never assigned."""
-    if not defined:
-        raise UnboundLocalError(f"cannot access local variable {name!r}")
-
-
-def _check_unpack(value: object, n: int) -> None:
-    """Tuple unpacking: the lengths must match (checked at compile time for tuples)."""
-    if len(value) != n:  # type: ignore[arg-type]
-        raise ValueError(f"expected {n} values to unpack")
-
-
-_range_bounds.__jitcore_builtin__ = "range_bounds"  # type: ignore[attr-defined]
-_range_more.__jitcore_builtin__ = "range_more"  # type: ignore[attr-defined]
-_check_unpack.__jitcore_builtin__ = "check_unpack"  # type: ignore[attr-defined]
-_check_bound.__jitcore_builtin__ = "check_bound"  # type: ignore[attr-defined]
+    return ir.Call(ir.Const(check_bound), [flag, ir.Const(var)], name=fn.fresh_name("t"), loc=loc)
 
 
 def build_ssa(parsed: ParsedFunction) -> ir.Function:

@@ -21,9 +21,9 @@ from jitcore import lib
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.markers import MISSING, range_bounds
 from jitcore.lib import operators
 from jitcore.lib.registry import Operand, Resolved, lookup_function, lookup_method
-from jitcore.parse import MISSING
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
 CalleeResolver = Callable[[object, list[Operand], dict[str, Operand]], Resolved]
@@ -471,15 +471,9 @@ _WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 
 
-def _python_number_funcs() -> frozenset:
-    from jitcore import ssa
-
-    return frozenset(
-        {len, int, float, complex, abs, round, min, max, divmod, pow, ssa._range_bounds}
-    )
-
-
-_PYTHON_NUMBER_FUNCS = _python_number_funcs()
+_PYTHON_NUMBER_FUNCS = frozenset(
+    {len, int, float, complex, abs, round, min, max, divmod, pow, range_bounds}
+)
 
 
 def _is_dispatcher(obj: object) -> bool:

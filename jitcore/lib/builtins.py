@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import cast
 
-from jitcore import ssa
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+from jitcore.ir.markers import check_bound, check_unpack, range_bounds, range_more
 from jitcore.lib import operators
 from jitcore.lib.registry import Operand, Resolved, constant, register_function
 
@@ -26,7 +26,7 @@ def _no_kwargs(name: str, kwargs: dict[str, Operand]) -> None:
 # --- loop and unpacking markers -----------------------------------------------------------
 
 
-@register_function(ssa._range_bounds)
+@register_function(range_bounds)
 def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     for a in args:
         if not (isinstance(a.type, T.Scalar) and a.type.kind in "iub"):
@@ -52,7 +52,7 @@ def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((common_t,) * 3, T.Tuple((common_t,) * 3), lower)
 
 
-@register_function(ssa._range_more)
+@register_function(range_more)
 def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     t = args[0].type
 
@@ -66,7 +66,7 @@ def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((t, t, t), T.BOOL, lower)
 
 
-@register_function(ssa._check_bound)
+@register_function(check_bound)
 def _check_bound(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     name = args[1].const
 
@@ -81,7 +81,7 @@ def _check_bound(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((T.BOOL, None), T.NONE, lower)
 
 
-@register_function(ssa._check_unpack)
+@register_function(check_unpack)
 def _check_unpack(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     value, n = args
     if isinstance(value.type, T.Tuple):

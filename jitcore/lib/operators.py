@@ -19,6 +19,7 @@ from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+from jitcore.ir.markers import MISSING
 from jitcore.lib.registry import Operand, Resolved
 
 _ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
@@ -476,8 +477,6 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
 
 
 def _static_truth(x: Operand, negate: bool) -> object:
-    from jitcore.parse import MISSING
-
     if isinstance(x.type, T.NoneType):
         return negate
     if isinstance(x.type, T.Tuple):

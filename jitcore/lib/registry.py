@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
-from jitcore.parse import MISSING
+from jitcore.ir.markers import MISSING
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from jitcore import ssa
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.analysis import dominates, dominators, natural_loops
+from jitcore.ir.markers import range_bounds, range_more
 
 
 def eliminate_bounds_checks(fn: ir.Function) -> bool:
@@ -51,7 +51,7 @@ def _counted_loop(
     cond = term.cond
     if isinstance(cond, ir.Compare) and cond.op == "lt":
         counter, stop, step = cond.lhs, cond.rhs, None
-    elif isinstance(cond, ir.Call) and _is(cond.func, ssa._range_more):
+    elif isinstance(cond, ir.Call) and _is(cond.func, range_more):
         counter, stop, step = cond.args[0], cond.args[1], cond.args[2]
     else:
         return None
@@ -112,7 +112,7 @@ def _source(v: ir.Value) -> ir.Value:
             isinstance(v, ir.GetItem)
             and isinstance(v.index, ir.Const)
             and isinstance(v.obj, ir.Call)
-            and _is(v.obj.func, ssa._range_bounds)
+            and _is(v.obj.func, range_bounds)
         ):
             v = v.obj.args[cast(int, v.index.value)]
         else:

@@ -19,7 +19,7 @@ import numpy as np
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import _convert_const
-from jitcore.parse import MISSING
+from jitcore.ir.markers import MISSING
 
 _INT_OPS = {
     "add": operator.add,

@@ -8,6 +8,7 @@ whose inputs are all one value (or the phi itself).
 from __future__ import annotations
 
 from jitcore.ir import nodes as ir
+from jitcore.ir.markers import MISSING
 
 
 def propagate_copies(fn: ir.Function) -> bool:
@@ -50,6 +51,4 @@ def _copy_source(instr: ir.Instr) -> ir.Value | None:
 
 
 def _missing() -> object:
-    from jitcore.parse import MISSING
-
     return MISSING

@@ -1,0 +1,43 @@
+"""Values that several stages agree on, kept below all of them so none imports another for them.
+
+`MISSING` means "no compile-time value": an unbound free name (`parse`), a variable read before
+assignment (`ssa`), an operand whose value is not known (`typeinfer`, `lib`, `optimize`).
+
+The marker functions are what `ssa` emits as calls for the implicit steps of Python's loops and
+assignments; `jitcore.lib.builtins` registers their typing rules and emitters, and `bce` reads
+them to prove indices in range. They are plain Python, so an IR interpreter (or the Python
+mode) could run them, and they never reach the user. They print as `@range_bounds` etc.
+"""
+
+from __future__ import annotations
+
+MISSING: object = object()
+
+
+def range_bounds(start: int, stop: int, step: int) -> tuple[int, int, int]:
+    """range(start, stop, step) evaluated once: ValueError on a zero step, as Python does."""
+    if step == 0:
+        raise ValueError("range() arg 3 must not be zero")
+    return start, stop, step
+
+
+def range_more(i: int, stop: int, step: int) -> bool:
+    """True while the range loop has another element."""
+    return i < stop if step > 0 else i > stop
+
+
+def check_bound(defined: bool, name: str) -> None:
+    """Reading a local variable on a path where it was never assigned."""
+    if not defined:
+        raise UnboundLocalError(f"cannot access local variable {name!r}")
+
+
+def check_unpack(value: object, n: int) -> None:
+    """Tuple unpacking: the lengths must match (checked at compile time for tuples)."""
+    if len(value) != n:  # type: ignore[arg-type]
+        raise ValueError(f"expected {n} values to unpack")
+
+
+MARKERS = (range_bounds, range_more, check_bound, check_unpack)
+for _marker in MARKERS:
+    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[attr-defined]
