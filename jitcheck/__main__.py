@@ -14,7 +14,8 @@ import argparse
 import json
 import sys
 
-from jitcheck.report import compare_reports, comparison_lines, load_report
+from jitcheck.baseline import compare_reports, comparison_lines
+from jitcheck.report_json import load_report
 from jitcheck.schema import validate
 from jitcheck.settings import DEFAULT_MAX_REGRESSION, parse_fraction
 

@@ -19,6 +19,7 @@ from jitcheck.report import (
     format_speedup,
     grouped_failures,
     mode_columns,
+    python_time,
 )
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
@@ -209,7 +210,7 @@ def _results_table(functions: list[dict[str, Any]], modes: list[str]) -> str:
             _num(diff.get("rejected"), str(diff.get("rejected", "–"))),
         ]
         if timed:
-            python = ((fn.get("timing") or {}).get("python") or {}).get("stats", {}).get("min")
+            python = python_time(fn)
             cells.append(_num(python, format_seconds(python)))
             for mode in modes:
                 value = (fn.get("speedup") or {}).get(mode)

@@ -229,7 +229,7 @@ class _SessionReporter:
         wanted = run.report_json or run.report_md or run.report_html or run.baseline
         if hasattr(self.config, "workerinput") or not (state.results or wanted):
             return  # an xdist worker's records go to the controller on its test reports
-        from jitcheck.report import finish_session
+        from jitcheck.finish import finish_session
 
         if finish_session(state) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -50,7 +50,7 @@ class SessionState:
     seen: set[Any] = field(default_factory=set)  # functions already collected (collect.py)
     results: dict[str, dict[str, Any]] = field(default_factory=dict)  # nodeid -> record
     report: dict[str, Any] | None = None  # built at session end, for the terminal summary
-    comparison: Any = None  # jitcheck.report.Comparison with the baseline, if one was given
+    comparison: Any = None  # jitcheck.baseline.Comparison with the baseline, if one was given
     baseline_error: str = ""  # why the baseline could not be compared
 
 

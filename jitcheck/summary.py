@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from jitcheck.baseline import comparison_lines
 from jitcheck.report import (
     STAGES,
-    comparison_lines,
     format_ms,
     format_seconds,
     format_speedup,
     mode_columns,
+    python_time,
 )
 from jitcheck.settings import SessionState
 
@@ -71,7 +72,7 @@ def results_table(functions: list[dict[str, Any]]) -> list[tuple[str, dict[str, 
             _count(diff.get("rejected")),
         ]
         if timed:
-            python = ((fn.get("timing") or {}).get("python") or {}).get("stats", {}).get("min")
+            python = python_time(fn)
             row.append(format_seconds(python) if python else "–")
             row += [format_speedup((fn.get("speedup") or {}).get(m)) for m in modes]
         rows.append(row + [_note(fn)])
