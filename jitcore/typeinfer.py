@@ -21,6 +21,7 @@ from jitcore import lib
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
 from jitcore.ir.markers import MISSING, range_bounds
 from jitcore.lib import operators
 from jitcore.lib.registry import Operand, Resolved, lookup_function, lookup_method
@@ -45,55 +46,6 @@ class BoundMethod(T.Type):
 class TypeResult:
     fn: ir.Function
     complete: bool  # False if a recursive call's return type was still unknown
-
-
-def const_type(value: object) -> T.Type:
-    """The IR type of a compile-time constant."""
-    if value is None:
-        return T.NONE
-    if isinstance(value, bool):
-        return T.BOOL
-    if isinstance(value, int):
-        if not -(2**63) <= value < 2**64:
-            raise TypingError(f"the integer constant {value} does not fit in 64 bits")
-        return T.I64 if value < 2**63 else T.U64
-    if isinstance(value, float):
-        return T.F64
-    if isinstance(value, complex):
-        return T.C128
-    if isinstance(value, tuple):
-        return T.Tuple(tuple(const_type(v) for v in value))
-    import numpy as np
-
-    if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
-        return T.from_dtype(value.dtype)
-    return T.Opaque(value)
-
-
-def unify(a: T.Type, b: T.Type) -> T.Type | None:
-    """The type both values convert to where control flow joins, or None if there is none."""
-    if a == b:
-        return a
-    if isinstance(a, T.Bottom):
-        return b
-    if isinstance(b, T.Bottom):
-        return a
-    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
-        if a.is_bool or b.is_bool:  # Python: True joins 1 as an int
-            other = b if a.is_bool else a
-            return other
-        return T.promote(a, b)
-    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
-        items = [unify(x, y) for x, y in zip(a.items, b.items)]
-        if all(i is not None for i in items):
-            return T.Tuple(tuple(items))  # type: ignore[arg-type]
-    if (
-        isinstance(a, T.Array)
-        and isinstance(b, T.Array)
-        and (a.dtype, a.ndim) == (b.dtype, b.ndim)
-    ):
-        return T.Array(a.dtype, a.ndim, "A")
-    return None
 
 
 class _Inference:
@@ -213,10 +165,8 @@ class _Inference:
         self.weak.discard(phi)
         for v, t in weak:
             if isinstance(strong, T.Scalar) and isinstance(t, T.Scalar):
-                from jitcore.lib.operators import _weak_join
-
                 strong = (
-                    _weak_join(strong, t) if not strong.is_bool else cast(T.Type, unify(strong, t))
+                    weak_join(strong, t) if not strong.is_bool else cast(T.Type, unify(strong, t))
                 )
             else:
                 joined = unify(strong, t)
@@ -403,15 +353,11 @@ class _Inference:
             and isinstance(to, T.Scalar)
             and isinstance(v.value, int | float | complex | bool)
         ):
-            from jitcore.ir.builder import _convert_const
-
-            return ir.Const(_convert_const(v.value, to), type=to)
+            return ir.Const(convert_const(v.value, to), type=to)
         if isinstance(to, T.Tuple) and isinstance(t, T.Tuple) and isinstance(v, ir.Const):
-            from jitcore.ir.builder import _convert_const
-
             return ir.Const(
                 tuple(
-                    _convert_const(x, s)
+                    convert_const(x, s)
                     for x, s in zip(v.value, to.items)  # type: ignore[call-overload]
                 ),
                 type=to,

@@ -12,6 +12,7 @@ from typing import cast
 from jitcore.errors import UNKNOWN_LOC, SourceLoc
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.coerce import convert_const
 
 
 class LowBuilder:
@@ -91,7 +92,7 @@ class LowBuilder:
         if value.type == to:
             return value
         if isinstance(value, ir.Const) and isinstance(to, T.Scalar) and _is_number(value.value):
-            return ir.Const(_convert_const(value.value, to), type=to)
+            return ir.Const(convert_const(value.value, to), type=to)
         return self.emit(ir.Cast(value, type=to))
 
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
@@ -191,26 +192,3 @@ def i64(value: int) -> ir.Const:
 
 def _is_number(v: object) -> bool:
     return isinstance(v, int | float | complex | bool)
-
-
-def _convert_const(value: object, to: T.Scalar) -> object:
-    """Convert a Python number constant as a C cast would (wrapping ints)."""
-    import numpy as np
-
-    if to.is_bool:
-        return bool(value)
-    if to.is_complex:
-        return complex(cast(complex, value))
-    if to.is_float:
-        if isinstance(value, complex):
-            value = value.real
-        return float(np.dtype(to.dtype).type(value))
-    if isinstance(value, float):
-        value = int(value)
-    if isinstance(value, complex):
-        value = int(value.real)
-    bits = to.bits
-    v = int(cast(int, value)) & ((1 << bits) - 1)
-    if to.is_signed and v >= 1 << (bits - 1):
-        v -= 1 << bits
-    return v

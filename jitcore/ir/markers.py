@@ -40,4 +40,4 @@ def check_unpack(value: object, n: int) -> None:
 
 MARKERS = (range_bounds, range_more, check_bound, check_unpack)
 for _marker in MARKERS:
-    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[attr-defined]
+    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[union-attr]

@@ -8,7 +8,7 @@ the strides are computed from the shape, so LLVM sees unit-stride inner loops an
 
 from __future__ import annotations
 
-from typing import Literal, cast
+from typing import cast
 
 import numpy as np
 
@@ -16,125 +16,25 @@ from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
+from jitcore.lib.layout import (
+    Layout,
+    allocate,
+    contiguous_strides,
+    data_of,
+    element_ptr,
+    itemsize,
+    load,
+    make_view,
+    shape_of,
+    shapes_of,
+    size_of,
+    store,
+    strides_of,
+    wrap_index,
+)
+from jitcore.lib.loops import elementwise
 from jitcore.lib.registry import Operand, Resolved, constant, register_function, register_method
-
-_Layout = Literal["C", "F", "A"]
-
-# --- field access and addressing ----------------------------------------------------------
-
-
-def itemsize(t: T.Array) -> int:
-    return t.dtype.dtype.itemsize
-
-
-def shape_of(b: LowBuilder, a: ir.Value, k: int) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.I64, ("shape", k))
-
-
-def shapes_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
-    return [shape_of(b, a, k) for k in range(a.type.ndim)]  # type: ignore[union-attr]
-
-
-def data_of(b: LowBuilder, a: ir.Value) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.PTR, ("data",))
-
-
-def block_of(b: LowBuilder, a: ir.Value) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.PTR, ("meminfo",))
-
-
-def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
-    """Byte strides; derived from the shape for contiguous layouts (constants for LLVM)."""
-    t = a.type
-    assert isinstance(t, T.Array)
-    if t.layout == "A":
-        return [b.intrinsic("arr_field", [a], T.I64, ("stride", k)) for k in range(t.ndim)]
-    shapes = shapes_of(b, a)
-    return contiguous_strides(b, shapes, itemsize(t), t.layout)
-
-
-def contiguous_strides(
-    b: LowBuilder, shapes: list[ir.Value], size: int, layout: str
-) -> list[ir.Value]:
-    n = len(shapes)
-    strides: list[ir.Value] = [i64(size)] * n
-    order = range(n - 1, -1, -1) if layout == "C" else range(n)
-    acc: ir.Value = i64(size)
-    for k in order:
-        strides[k] = acc
-        acc = b.binop("mul", acc, shapes[k])
-    return strides
-
-
-def element_ptr(
-    b: LowBuilder, data: ir.Value, indices: list[ir.Value], strides: list[ir.Value]
-) -> ir.Value:
-    offset: ir.Value = i64(0)
-    for index, stride in zip(indices, strides):
-        offset = b.binop("add", offset, b.binop("mul", index, stride))
-    return b.intrinsic("ptr_add", [data, offset], T.PTR)
-
-
-def load(b: LowBuilder, ptr: ir.Value, dtype: T.Scalar) -> ir.Value:
-    return b.intrinsic("load", [ptr], dtype)
-
-
-def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
-    b.intrinsic("store", [ptr, value], T.NONE)
-
-
-def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
-    """Python's negative indices, and IndexError out of bounds (unless boundscheck=False)."""
-    index = b.cast(index, T.I64)
-    if axis in b.safe_axes:  # proven 0 <= index < n by the bounds-check elimination pass
-        return index
-    if isinstance(index, ir.Const) and index.value >= 0 and not b.boundscheck:  # type: ignore[operator]
-        return index
-    wrapped = b.select(b.cmp("lt", index, i64(0)), b.binop("add", index, n), index)
-    if b.boundscheck:
-        out = b.or_(b.cmp("lt", wrapped, i64(0)), b.cmp("ge", wrapped, n))
-        b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
-    return wrapped
-
-
-def make_view(
-    b: LowBuilder,
-    parent: ir.Value,
-    t: T.Array,
-    data: ir.Value,
-    shapes: list[ir.Value],
-    strides: list[ir.Value],
-) -> ir.Value:
-    """A new reference to `parent`'s block with other data pointer, shape and strides."""
-    return b.intrinsic("arr_make", [block_of(b, parent), data, *shapes, *strides], t)
-
-
-def allocate(
-    b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C"
-) -> ir.Value:
-    """A new uninitialized array owning a fresh runtime block (MemoryError if none)."""
-    shapes = [b.cast(s, T.I64) for s in shapes]
-    for s in shapes:
-        b.raise_if(b.cmp("lt", s, i64(0)), ValueError, "negative dimensions are not allowed")
-    nbytes: ir.Value = i64(dtype.dtype.itemsize)
-    for s in shapes:
-        nbytes = b.binop("mul", nbytes, s)
-    block = b.intrinsic("rt_alloc", [nbytes], T.PTR)
-    b.raise_if(
-        b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
-    )
-    data = b.intrinsic("block_data", [block], T.PTR)
-    strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
-    t = T.Array(dtype, len(shapes), cast(_Layout, layout) if len(shapes) > 1 else "C")
-    return b.intrinsic("arr_make", [block, data, *shapes, *strides], t, ("new",))
-
-
-def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:
-    total: ir.Value = i64(1)
-    for s in shapes:
-        total = b.binop("mul", total, s)
-    return total
-
+from jitcore.lib.scalar import truth
 
 # --- slices -------------------------------------------------------------------------------
 
@@ -235,7 +135,7 @@ def _result_of_index(t: T.Array, items: list[T.Type], loc: SourceLoc) -> T.Type:
     return T.Array(t.dtype, kept, _view_layout(t, items))
 
 
-def _view_layout(t: T.Array, items: list[T.Type]) -> _Layout:
+def _view_layout(t: T.Array, items: list[T.Type]) -> Layout:
     full = [i for i in items if isinstance(i, T.Slice)]
     ints = [i for i in items if not isinstance(i, T.Slice)]
     if t.layout == "C" and all(s.is_full for s in full):  # type: ignore[union-attr]
@@ -367,8 +267,6 @@ def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
 
 def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
     """`dest[...] = value` with broadcasting; an overlapping source is copied first."""
-    from jitcore.lib.ufuncs import elementwise
-
     dt = dest.type
     assert isinstance(dt, T.Array)
     if isinstance(value.type, T.Array):
@@ -426,8 +324,6 @@ def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
 
 
 def copy_array(b: LowBuilder, a: ir.Value, layout: str = "C") -> ir.Value:
-    from jitcore.lib.ufuncs import elementwise
-
     t = a.type
     assert isinstance(t, T.Array)
     out = allocate(b, t.dtype, shapes_of(b, a), layout)
@@ -469,7 +365,7 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
     if attr == "dtype":
         return constant(t.dtype.dtype, T.Opaque(t.dtype.dtype))
     if attr == "T":
-        layout = cast(_Layout, {"C": "F", "F": "C"}.get(t.layout, "A")) if n > 1 else t.layout
+        layout = cast(Layout, {"C": "F", "F": "C"}.get(t.layout, "A")) if n > 1 else t.layout
         out = T.Array(t.dtype, n, layout)
 
         def lower_t(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -528,8 +424,6 @@ def resolve_unpack_check(value: Operand, n: Operand) -> Resolved:
 
 def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
     """bool(array): the element of a one-element array, else ValueError, as NumPy."""
-    from jitcore.lib.operators import truth
-
     t = a.type
     assert isinstance(t, T.Array)
     shapes = shapes_of(b, a)
@@ -544,7 +438,7 @@ def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
 # --- creation -----------------------------------------------------------------------------
 
 
-def _dtype_arg(op: Operand | None, default: np.dtype | type) -> T.Scalar:
+def dtype_arg(op: Operand | None, default: np.dtype | type) -> T.Scalar:
     if op is None or (op.is_const and op.const is None):
         return T.from_dtype(default)
     if op.is_const:
@@ -574,7 +468,7 @@ def _shape_values(b: LowBuilder, shape: ir.Value) -> list[ir.Value]:
     return [b.cast(shape, T.I64)]
 
 
-def _order_arg(kwargs: dict[str, Operand]) -> _Layout:
+def _order_arg(kwargs: dict[str, Operand]) -> Layout:
     order = kwargs.pop("order", None)
     if order is None:
         return "C"
@@ -596,14 +490,14 @@ def _filled(fill: object | None):  # noqa: ANN202
                 if not kwargs.get("dtype") and len(args) < 3
                 else None
             )
-            dtype = _dtype_arg(
+            dtype = dtype_arg(
                 kwargs.pop("dtype", args[2] if len(args) > 2 else None), default or np.float64
             )
         else:
             if not 1 <= len(args) <= 2:
                 return None
             shape, value = args[0], None
-            dtype = _dtype_arg(
+            dtype = dtype_arg(
                 kwargs.pop("dtype", args[1] if len(args) > 1 else None), np.dtype(np.float64)
             )
         if kwargs:
@@ -678,10 +572,10 @@ def _like(fill: object | None):  # noqa: ANN202
             return None
         kwargs = dict(kwargs)
         src = args[0].type
-        dtype = _dtype_arg(kwargs.pop("dtype", None), src.dtype.dtype)
+        dtype = dtype_arg(kwargs.pop("dtype", None), src.dtype.dtype)
         if kwargs:
             raise TypingError(f"unsupported keyword arguments {sorted(kwargs)}")
-        layout: _Layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
+        layout: Layout = "F" if src.layout == "F" and src.ndim > 1 else "C"
         out = T.Array(dtype, src.ndim, layout)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -714,8 +608,6 @@ register_method(T.Array, "copy")(_copy_rule)
 
 def copy_as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
     """A C-contiguous copy of `a` converted to `dtype`."""
-    from jitcore.lib.ufuncs import elementwise
-
     out = allocate(b, dtype, shapes_of(b, a), "C")
     elementwise(b, [a], dtype, lambda bb, xs: xs[0], out=out)
     return out
@@ -731,7 +623,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if not (isinstance(a.type, T.Scalar) and not a.type.is_complex):
             raise TypingError(f"np.arange needs real numbers, not {a.type}")
     default = np.result_type(*[0.0 if cast(T.Scalar, a.type).is_float else 0 for a in args])
-    dtype = _dtype_arg(dtype_op, default)
+    dtype = dtype_arg(dtype_op, default)
     work = T.F64 if any(cast(T.Scalar, a.type).is_float for a in args) else T.I64
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:

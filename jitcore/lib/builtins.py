@@ -10,7 +10,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.markers import check_bound, check_unpack, range_bounds, range_more
-from jitcore.lib import operators
+from jitcore.lib import arrays, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, register_function
 
 
@@ -89,8 +89,6 @@ def _check_unpack(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             raise TypingError(f"cannot unpack {value.type} into {n.const} names")
         return constant(None, T.NONE)
     if isinstance(value.type, T.Array):
-        from jitcore.lib import arrays
-
         return arrays.resolve_unpack_check(value, n)
     raise TypingError(f"cannot unpack a value of type {value.type}")
 
@@ -107,8 +105,6 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if isinstance(t, T.Tuple):
         return constant(len(t.items), T.I64)
     if isinstance(t, T.Array):
-        from jitcore.lib import arrays
-
         return arrays.resolve_len(args[0])
     raise TypingError(f"object of type {t} has no len()")
 
@@ -120,8 +116,6 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     t = _scalar(args[0])
     if isinstance(args[0].type, T.Array):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_ufunc_call("absolute", args, kwargs)
     if t is None:
         return None
@@ -388,7 +382,7 @@ def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
         ),
         t,
     )
-    q, r = operators._int_divmod(b, x, p)
+    q, r = scalar.int_divmod(b, x, p)
     twice = b.binop("mul", r, ir.Const(2, type=t))
     q_odd = b.cmp("ne", b.binop("and", q, ir.Const(1, type=t)), ir.Const(0, type=t))
     round_up = b.or_(b.cmp("gt", twice, p), b.and_(b.cmp("eq", twice, p), q_odd))
@@ -409,9 +403,9 @@ def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         if common.is_int:
-            q, r = operators._int_divmod(b, v[0], v[1])
+            q, r = scalar.int_divmod(b, v[0], v[1])
         else:
-            q, r = operators.float_divmod(b, v[0], v[1], "float divmod()")
+            q, r = scalar.float_divmod(b, v[0], v[1], "float divmod()")
         return b.make_tuple([q, r])
 
     return Resolved((common, common), T.Tuple((common, common)), lower)

@@ -16,11 +16,10 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+from jitcore.lib import scalar
 from jitcore.lib.builtins import float_to_int
 from jitcore.lib.registry import Operand, Resolved, constant, register_function
-
-DOMAIN = "math domain error"
-RANGE = "math range error"
+from jitcore.lib.scalar import DOMAIN, RANGE
 
 
 def _real_arg(name: str, a: Operand) -> None:
@@ -341,44 +340,6 @@ def _complex_arg(name: str, args: list[Operand]) -> None:
         raise TypingError(f"cmath.{name}() takes one number")
 
 
-def _csqrt(b: LowBuilder, z: ir.Value) -> ir.Value:
-    """Principal square root, the branch cut on the negative real axis as in cmath."""
-    re, im = b.real(z), b.imag(z)
-    zero = ir.Const(0.0, type=T.F64)
-    two = ir.Const(2.0, type=T.F64)
-    r = b.intrinsic("hypot", [re, im], T.F64)
-    t_pos = b.intrinsic("sqrt", [b.binop("div", b.binop("add", r, re), two)], T.F64)
-    t_neg = b.intrinsic("sqrt", [b.binop("div", b.binop("sub", r, re), two)], T.F64)
-    nonneg = b.cmp("ge", re, zero)
-    safe_pos = b.select(b.cmp("eq", t_pos, zero), ir.Const(1.0, type=T.F64), t_pos)
-    safe_neg = b.select(b.cmp("eq", t_neg, zero), ir.Const(1.0, type=T.F64), t_neg)
-    pos_im = b.select(
-        b.cmp("eq", t_pos, zero), im, b.binop("div", im, b.binop("mul", two, safe_pos))
-    )
-    neg_re = b.binop("div", b.intrinsic("fabs", [im], T.F64), b.binop("mul", two, safe_neg))
-    neg_re = b.select(b.cmp("eq", t_neg, zero), zero, neg_re)
-    neg_im = b.intrinsic("copysign", [t_neg, im], T.F64)
-    return b.complex(b.select(nonneg, t_pos, neg_re), b.select(nonneg, pos_im, neg_im), T.C128)
-
-
-def _cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
-    re, im = b.real(z), b.imag(z)
-    m = b.intrinsic("exp", [re], T.F64)
-    out_re = b.binop("mul", m, b.intrinsic("cos", [im], T.F64))
-    out_im = b.binop("mul", m, b.intrinsic("sin", [im], T.F64))
-    finite_in = b.and_(b.isfinite(re), b.isfinite(im))
-    finite_out = b.and_(b.isfinite(out_re), b.isfinite(out_im))
-    b.raise_if(b.and_(finite_in, b.not_(finite_out)), OverflowError, RANGE)
-    return b.complex(out_re, out_im, T.C128)
-
-
-def _clog(b: LowBuilder, z: ir.Value) -> ir.Value:
-    re, im = b.real(z), b.imag(z)
-    r = b.intrinsic("hypot", [re, im], T.F64)
-    b.raise_if(b.cmp("eq", r, ir.Const(0.0, type=T.F64)), ValueError, DOMAIN)
-    return b.complex(b.intrinsic("log", [r], T.F64), b.intrinsic("atan2", [im, re], T.F64), T.C128)
-
-
 def _cmath_unary(name: str, emit) -> None:  # noqa: ANN001
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if kwargs:
@@ -386,9 +347,9 @@ def _cmath_unary(name: str, emit) -> None:  # noqa: ANN001
         if name == "log" and len(args) == 2:
 
             def lower2(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-                from jitcore.lib.operators import _lower_complex_div
-
-                return _lower_complex_div(b, [_clog(b, v[0]), _clog(b, v[1])], {})
+                return scalar.lower_complex_div(
+                    b, [scalar.clog(b, v[0]), scalar.clog(b, v[1])], {}
+                )
 
             return Resolved((T.C128, T.C128), T.C128, lower2)
         _complex_arg(name, args)
@@ -397,9 +358,9 @@ def _cmath_unary(name: str, emit) -> None:  # noqa: ANN001
     register_function(getattr(cmath, name))(rule)
 
 
-_cmath_unary("sqrt", _csqrt)
-_cmath_unary("exp", _cexp)
-_cmath_unary("log", _clog)
+_cmath_unary("sqrt", scalar.csqrt)
+_cmath_unary("exp", scalar.cexp)
+_cmath_unary("log", scalar.clog)
 
 
 @register_function(cmath.phase)

@@ -19,10 +19,11 @@ from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
+from jitcore.lib import arrays, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved
 
-_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
 BITWISE = {"and", "or", "xor", "shl", "shr"}
 
@@ -41,9 +42,9 @@ def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
         ta = T.I64 if ta.is_bool else ta
         tb = T.I64 if tb.is_bool else tb
     if a.weak and not b.weak:
-        common = _weak_join(tb, ta)
+        common = weak_join(tb, ta)
     elif b.weak and not a.weak:
-        common = _weak_join(ta, tb)
+        common = weak_join(ta, tb)
     else:
         common = T.promote(ta, tb)
     if op in BITWISE and common.kind not in "iub":
@@ -62,17 +63,6 @@ def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
     return scalars and not (a.weak and b.weak)
 
 
-def _weak_join(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
-    """NEP 50: a Python literal takes the other operand's type unless it is of a higher kind."""
-    if _ORDER[weak.kind] <= _ORDER[strong.kind]:
-        return strong
-    if weak.is_float:
-        return T.F64 if strong.kind in "iub" else strong
-    if weak.is_complex:
-        return T.C64 if strong == T.F32 else T.C128
-    return weak
-
-
 def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if op.startswith("i") and op[1:] in ARITH | BITWISE | {"matmul"}:
         inplace = resolve_inplace(op[1:], a, b, loc)
@@ -80,14 +70,10 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
             return inplace
         op = op[1:]
     if isinstance(a.type, T.Array) or isinstance(b.type, T.Array):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_array_binop(op, a, b, loc)
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
         return _tuple_concat(a.type, b.type)
     if op in NUMPY_DIFFERS and _numpy_scalar_rules(a, b):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
     common = binop_result(op, a, b)
     if common is None:
@@ -100,7 +86,9 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         if common.kind in "iub":
             return Resolved((T.F64, T.F64), T.F64, _lower_float_div)
         return Resolved(
-            (common, common), common, _lower_complex_div if common.is_complex else _lower_float_div
+            (common, common),
+            common,
+            scalar.lower_complex_div if common.is_complex else _lower_float_div,
         )
     if op in {"floordiv", "mod"}:
         if common.is_complex:
@@ -168,8 +156,6 @@ def _checked_lower(inner, checks: list[int], targets: tuple):  # noqa: ANN001, A
 def resolve_inplace(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved | None:
     """`a op= b`: arrays update in place; everything else rebinds like `a = a op b`."""
     if isinstance(a.type, T.Array):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_inplace_binop(op, a, b, loc)
     return None
 
@@ -204,110 +190,20 @@ def _lower_float_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
     return b.binop("div", x, y)
 
 
-def _lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return complex_div(b, args[0], args[1])
-
-
-def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value, check_zero: bool = True) -> ir.Value:
-    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component); NumPy
-    (`check_zero=False`) gives inf/nan for a zero divisor instead of raising."""
-    part = T.complex_part(x.type)  # type: ignore[arg-type]
-    a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
-    zero = ir.Const(0.0, type=part)
-    if check_zero:
-        divisor_zero = b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero))
-        b.raise_if(divisor_zero, ZeroDivisionError, "division by zero")
-    abs_c = b.intrinsic("fabs", [c], part)
-    abs_d = b.intrinsic("fabs", [d], part)
-    c_big = b.cmp("ge", abs_c, abs_d)
-    # |c| >= |d|: ratio = d/c, denom = c + d*ratio,
-    # re = (a + b*ratio)/denom, im = (b - a*ratio)/denom
-    r1 = b.binop("div", d, c)
-    den1 = b.binop("add", c, b.binop("mul", d, r1))
-    re1 = b.binop("div", b.binop("add", a, b.binop("mul", bb, r1)), den1)
-    im1 = b.binop("div", b.binop("sub", bb, b.binop("mul", a, r1)), den1)
-    # otherwise: ratio = c/d, denom = c*ratio + d,
-    # re = (a*ratio + b)/denom, im = (b*ratio - a)/denom
-    r2 = b.binop("div", c, d)
-    den2 = b.binop("add", b.binop("mul", c, r2), d)
-    re2 = b.binop("div", b.binop("add", b.binop("mul", a, r2), bb), den2)
-    im2 = b.binop("div", b.binop("sub", b.binop("mul", bb, r2), a), den2)
-    return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
-
-
-def _int_divmod(
-    b: LowBuilder, x: ir.Value, y: ir.Value, numpy_rules: bool = False
-) -> tuple[ir.Value, ir.Value]:
-    """Floor division and modulo of ints: floor correction, and INT_MIN // -1 wrapping instead
-    of trapping. A zero divisor raises ZeroDivisionError (Python), or gives 0 and 0 (NumPy)."""
-    t = x.type
-    zero = ir.Const(0, type=t)
-    is_zero = b.cmp("eq", y, zero)
-    if not numpy_rules:
-        b.raise_if(is_zero, ZeroDivisionError, "integer division or modulo by zero")
-    safe_y = b.select(is_zero, ir.Const(1, type=t), y) if numpy_rules else y
-    if not t.is_signed:  # type: ignore[union-attr]
-        q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)
-    else:
-        is_m1 = b.cmp("eq", safe_y, ir.Const(-1, type=t))
-        safe_y = b.select(is_m1, ir.Const(1, type=t), safe_y)
-        q = b.binop("tdiv", x, safe_y)
-        r = b.binop("trem", x, safe_y)
-        q = b.select(is_m1, b.binop("sub", zero, x), q)
-        r = b.select(is_m1, zero, r)
-        # floor: when the remainder is non-zero and its sign differs from the divisor's
-        fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
-        q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
-        r = b.select(fix, b.binop("add", r, y), r)
-    if numpy_rules:
-        return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
-    return q, r
-
-
 def _lower_int_floordiv(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return _int_divmod(b, args[0], args[1])[0]
+    return scalar.int_divmod(b, args[0], args[1])[0]
 
 
 def _lower_int_mod(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return _int_divmod(b, args[0], args[1])[1]
-
-
-def float_divmod(
-    b: LowBuilder, x: ir.Value, y: ir.Value, what: str | None
-) -> tuple[ir.Value, ir.Value]:
-    """CPython's `float_divmod`, step for step, so results agree to the bit. A zero divisor
-    raises ZeroDivisionError(what); with `what=None` (NumPy's npy_divmod) it gives x / y and
-    fmod(x, y) instead."""
-    t = cast(T.Scalar, x.type)
-    zero = ir.Const(0.0, type=t)
-    y_zero = b.cmp("eq", y, zero)
-    if what is not None:
-        b.raise_if(y_zero, ZeroDivisionError, what)
-    fmod = b.intrinsic("frem", [x, y], t)
-    div = b.binop("div", b.binop("sub", x, fmod), y)
-    mod_nonzero = b.cmp("ne", fmod, zero)
-    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", fmod, zero), T.BOOL)
-    adjust = b.and_(mod_nonzero, signs_differ)
-    mod = b.select(adjust, b.binop("add", fmod, y), fmod)
-    div = b.select(adjust, b.binop("sub", div, ir.Const(1.0, type=t)), div)
-    mod = b.select(mod_nonzero, mod, b.intrinsic("copysign", [zero, y], t))
-    floordiv = b.intrinsic("floor", [div], t)
-    round_up = b.cmp("gt", b.binop("sub", div, floordiv), ir.Const(0.5, type=t))
-    floordiv = b.select(round_up, b.binop("add", floordiv, ir.Const(1.0, type=t)), floordiv)
-    div_zero = b.cmp("eq", div, zero)
-    signed_zero = b.intrinsic("copysign", [zero, b.binop("div", x, y)], t)
-    floordiv = b.select(div_zero, signed_zero, floordiv)
-    if what is None:
-        return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, fmod, mod)
-    return floordiv, mod
+    return scalar.int_divmod(b, args[0], args[1])[1]
 
 
 def _lower_float_floordiv(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return float_divmod(b, args[0], args[1], "float floor division by zero")[0]
+    return scalar.float_divmod(b, args[0], args[1], "float floor division by zero")[0]
 
 
 def _lower_float_mod(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return float_divmod(b, args[0], args[1], "float modulo")[1]
+    return scalar.float_divmod(b, args[0], args[1], "float modulo")[1]
 
 
 def _lower_shift(op: str):  # noqa: ANN202
@@ -348,7 +244,7 @@ def _resolve_pow(a: Operand, b: Operand, common: T.Scalar) -> Resolved:
             and abs(n) <= 100
         ):
             return Resolved((common, common), common, _lower_complex_powi(int(n)))
-        return Resolved((common, common), common, _lower_complex_pow)
+        return Resolved((common, common), common, scalar.lower_complex_pow)
     return Resolved((common, common), common, _lower_float_pow)
 
 
@@ -373,8 +269,6 @@ def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
         ZeroDivisionError,
         "0.0 cannot be raised to a negative power",
     )
-    from jitcore.lib.ufuncs import float_pow
-
     fractional = b.cmp("ne", b.intrinsic("floor", [y], cast(T.Type, y.type)), y)
     finite = b.and_(b.isfinite(x), b.isfinite(y))
     b.raise_if(
@@ -382,7 +276,7 @@ def _lower_float_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
         ValueError,
         "negative number to a fractional power: Python returns a complex number here",
     )
-    r = float_pow(b, x, y)
+    r = scalar.float_pow(b, x, y)
     overflow = b.and_(b.isinf(r), b.and_(b.isfinite(x), b.isfinite(y)))
     b.raise_if(overflow, OverflowError, "Numerical result out of range")
     return r
@@ -404,37 +298,10 @@ def _lower_complex_powi(n: int):  # noqa: ANN202
             if k >= mask:
                 power = b.binop("mul", power, power)
         if n < 0:
-            return _lower_complex_div(b, [one, result], {})
+            return scalar.lower_complex_div(b, [one, result], {})
         return result
 
     return lower
-
-
-def _lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    """CPython's `_Py_c_pow` (polar form)."""
-    x, y = args
-    t = x.type
-    part = T.complex_part(t)  # type: ignore[arg-type]
-    zero = ir.Const(0.0, type=part)
-    xr, xi, yr, yi = b.real(x), b.imag(x), b.real(y), b.imag(y)
-    y_zero = b.and_(b.cmp("eq", yr, zero), b.cmp("eq", yi, zero))
-    x_zero = b.and_(b.cmp("eq", xr, zero), b.cmp("eq", xi, zero))
-    bad = b.and_(
-        b.and_(b.not_(y_zero), x_zero), b.or_(b.cmp("ne", yi, zero), b.cmp("lt", yr, zero))
-    )
-    b.raise_if(bad, ZeroDivisionError, "0.0 to a negative or complex power")
-    vabs = b.intrinsic("hypot", [xr, xi], part)
-    length = b.intrinsic("pow", [vabs, yr], part)
-    at = b.intrinsic("atan2", [xi, xr], part)
-    phase = b.binop("mul", at, yr)
-    length = b.binop("div", length, b.intrinsic("exp", [b.binop("mul", at, yi)], part))
-    phase = b.binop("add", phase, b.binop("mul", yi, b.intrinsic("log", [vabs], part)))
-    re = b.binop("mul", length, b.intrinsic("cos", [phase], part))
-    im = b.binop("mul", length, b.intrinsic("sin", [phase], part))
-    general = b.complex(re, im, t)  # type: ignore[arg-type]
-    one = b.complex(ir.Const(1.0, type=part), zero, t)  # type: ignore[arg-type]
-    zero_c = b.complex(zero, zero, t)  # type: ignore[arg-type]
-    return b.select(y_zero, one, b.select(x_zero, zero_c, general))
 
 
 def _tuple_concat(a: T.Tuple, bt: T.Tuple) -> Resolved:
@@ -456,8 +323,6 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
             (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")
         )
     if isinstance(t, T.Array):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_array_unary(op, x, loc)
     if not isinstance(t, T.Scalar):
         raise TypingError(f"bad operand type for unary {op}: {t}", loc=loc)
@@ -495,20 +360,10 @@ def _lower_truth(negate: bool):  # noqa: ANN202
 
 
 def truth(b: LowBuilder, x: ir.Value) -> ir.Value:
-    """Python's `bool(x)` of a scalar (NaN is true)."""
-    t = x.type
-    if isinstance(t, T.Array):
-        from jitcore.lib import arrays
-
+    """Python's `bool(x)`: NumPy's rule for an array, `scalar.truth` for a number."""
+    if isinstance(x.type, T.Array):
         return arrays.array_truth(b, x)
-    assert isinstance(t, T.Scalar)
-    if t.is_bool:
-        return x
-    if t.is_complex:
-        part = T.complex_part(t)
-        zero = ir.Const(0.0, type=part)
-        return b.or_(b.cmp("ne", b.real(x), zero), b.cmp("ne", b.imag(x), zero))
-    return b.cmp("ne", x, ir.Const(0.0 if t.is_float else 0, type=t))
+    return scalar.truth(b, x)
 
 
 # --- comparisons --------------------------------------------------------------------------
@@ -519,8 +374,6 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     if op in {"is", "isnot"}:
         return _resolve_identity(op, a, b, loc)
     if isinstance(ta, T.Array) or isinstance(tb, T.Array):
-        from jitcore.lib import ufuncs
-
         return ufuncs.resolve_array_compare(op, a, b, loc)
     if isinstance(ta, T.Tuple) and isinstance(tb, T.Tuple):
         return _resolve_tuple_compare(op, ta, tb, loc)
@@ -577,8 +430,6 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(t, T.Tuple):
         return _tuple_getitem(t, index, loc)
     if isinstance(t, T.Array):
-        from jitcore.lib import arrays
-
         return arrays.resolve_getitem(obj, index, loc)
     raise TypingError(f"{t} is not subscriptable", loc=loc)
 
@@ -605,8 +456,6 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
         raise TypingError("index into an empty tuple", loc=loc)
     common = t.items[0]
     for item in t.items[1:]:
-        from jitcore.typeinfer import unify
-
         joined = unify(common, item)
         if joined is None:
             raise TypingError(
@@ -639,8 +488,6 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
 
 def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(obj.type, T.Array):
-        from jitcore.lib import arrays
-
         return arrays.resolve_setitem(obj, index, value, loc)
     raise TypingError(
         f"{obj.type} does not support item assignment",
@@ -661,13 +508,9 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
                 return Resolved((None,), T.complex_part(t), lambda b, args, kw: b.imag(args[0]))
             return Resolved((None,), t, lambda b, args, kw: ir.Const(0, type=t))
     if isinstance(t, T.Array):
-        from jitcore.lib import arrays
-
         return arrays.resolve_getattr(obj, attr, loc)
     if isinstance(t, T.Opaque):
         value = getattr(t.obj, attr, None)
         if value is not None:
-            from jitcore.typeinfer import const_type
-
             return Resolved((None,), const_type(value), const=value)
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)

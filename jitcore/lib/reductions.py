@@ -14,8 +14,8 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
+from jitcore.lib.loops import elementwise
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
-from jitcore.lib.ufuncs import elementwise
 
 
 def _kernels():  # noqa: ANN202 - imported late: it compiles with jitcore itself

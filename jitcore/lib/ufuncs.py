@@ -5,15 +5,14 @@ Loop dtypes come from NumPy itself (`ufunc.resolve_dtypes`), so results have exa
 NumPy gives; a Python scalar operand is "weak" as in NumPy 2. Element semantics are NumPy's, not
 Python's: integer division by zero gives 0 and float division inf/nan, without an exception.
 
-Every operation is an `elementwise` loop nest over the broadcast shape. When all operands are
-C-contiguous and their shapes equal the result's, a flat unit-stride loop runs instead, which
-LLVM vectorizes.
+Every operation is an `elementwise` loop nest (`lib/loops.py`) over the broadcast shape. When all
+operands are C-contiguous and their shapes equal the result's, a flat unit-stride loop runs
+instead, which LLVM vectorizes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import cast
 
 import numpy as np
@@ -21,25 +20,11 @@ import numpy as np
 from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import Loop, LowBuilder, i64
+from jitcore.ir.builder import LowBuilder
 from jitcore.lib import arrays as A
+from jitcore.lib import reductions, scalar
+from jitcore.lib.loops import Recipe, ScalarFn, elementwise
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
-
-ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
-
-
-def _no_preparation(b: LowBuilder, values: list[ir.Value]) -> list[ir.Value]:
-    return list(values)
-
-
-@dataclass
-class Recipe:
-    """One element of an elementwise operation: `fn` maps the operands' elements (scalar
-    operands as they are) to the result element; `prepare` runs once before the loop."""
-
-    out: T.Scalar
-    fn: ScalarFn
-    prepare: Callable[[LowBuilder, list[ir.Value]], list[ir.Value]] = _no_preparation
 
 
 def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Resolved:
@@ -57,162 +42,6 @@ def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Res
     resolved = Resolved((None,) * arg_count, result, lower)
     resolved.elementwise = recipe
     return resolved
-
-
-# --- the loop engine ----------------------------------------------------------------------
-
-
-def elementwise(
-    b: LowBuilder,
-    inputs: list[ir.Value],
-    out_dtype: T.Scalar,
-    fn: ScalarFn,
-    out: ir.Value | None = None,
-) -> ir.Value:
-    """Compute `fn` over the broadcast of `inputs` (arrays and scalars) into `out` (allocated
-    C-contiguous when None). Returns the output array (a new reference if allocated here)."""
-    arrays = [x for x in inputs if isinstance(x.type, T.Array)]
-    ndim = max([a.type.ndim for a in arrays] + ([out.type.ndim] if out is not None else []) + [0])  # type: ignore[union-attr]
-    shape = _broadcast_shape(b, arrays, ndim, out)
-    if out is None:
-        out = A.allocate(b, out_dtype, shape, "C")
-    if ndim == 0:
-        _store_element(b, inputs, fn, out, [], {})
-        return out
-    everything = arrays + [out]
-    if all(a.type.layout == "C" for a in everything):  # type: ignore[union-attr]
-        same: ir.Value = ir.Const(True, type=T.BOOL)
-        for a in arrays:
-            if a.type.ndim != ndim:  # type: ignore[union-attr]
-                same = ir.Const(False, type=T.BOOL)
-                break
-            for k in range(ndim):
-                same = b.and_(same, b.cmp("eq", A.shape_of(b, a, k), shape[k]))
-        if isinstance(same, ir.Const) and not same.value:
-            _general_loops(b, inputs, fn, out, shape)
-        else:
-            flat, general, join = (
-                b.new_block("flat"),
-                b.new_block("broadcast"),
-                b.new_block("done"),
-            )
-            b.branch(same, flat, general)
-            b.position(flat)
-            _flat_loop(b, inputs, fn, out, A.size_of(b, shape))
-            b.jump(join)
-            b.position(general)
-            _general_loops(b, inputs, fn, out, shape)
-            b.jump(join)
-            b.position(join)
-    else:
-        _general_loops(b, inputs, fn, out, shape)
-    return out
-
-
-def _broadcast_shape(
-    b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.Value | None
-) -> list[ir.Value]:
-    if out is not None:
-        shape = A.shapes_of(b, out)
-        for a in arrays:
-            offset = ndim - a.type.ndim  # type: ignore[union-attr]
-            for k, ak in enumerate(A.shapes_of(b, a)):
-                ok = b.or_(b.cmp("eq", ak, shape[k + offset]), b.cmp("eq", ak, i64(1)))
-                b.raise_if(
-                    b.not_(ok),
-                    ValueError,
-                    "non-broadcastable operand: shapes do not match the output",
-                )
-        return shape
-    shape = [i64(1)] * ndim
-    for a in arrays:
-        offset = ndim - a.type.ndim  # type: ignore[union-attr]
-        for k, ak in enumerate(A.shapes_of(b, a)):
-            cur = shape[k + offset]
-            if isinstance(cur, ir.Const) and cur.value == 1:
-                shape[k + offset] = ak
-                continue
-            ok = b.or_(
-                b.or_(b.cmp("eq", cur, ak), b.cmp("eq", cur, i64(1))), b.cmp("eq", ak, i64(1))
-            )
-            b.raise_if(b.not_(ok), ValueError, "operands could not be broadcast together")
-            shape[k + offset] = b.select(b.cmp("eq", cur, i64(1)), ak, cur)
-    return shape
-
-
-def _flat_loop(
-    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value
-) -> None:
-    datas = {id(x): A.data_of(b, x) for x in inputs if isinstance(x.type, T.Array)}
-    out_data = A.data_of(b, out)
-    loop = Loop(b, i64(0), n)
-    values = []
-    for x in inputs:
-        if isinstance(x.type, T.Array):
-            ptr = b.intrinsic(
-                "ptr_add",
-                [datas[id(x)], b.binop("mul", loop.index, i64(A.itemsize(x.type)))],
-                T.PTR,
-            )
-            values.append(A.load(b, ptr, x.type.dtype))
-        else:
-            values.append(x)
-    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
-    A.store(
-        b,
-        b.intrinsic(
-            "ptr_add",
-            [out_data, b.binop("mul", loop.index, i64(A.itemsize(cast(T.Array, out.type))))],
-            T.PTR,
-        ),
-        result,
-    )
-    loop.finish()
-
-
-def _general_loops(
-    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]
-) -> None:
-    ndim = len(shape)
-    eff: dict[int, list[ir.Value]] = {}
-    for x in inputs:
-        if isinstance(x.type, T.Array):
-            offset = ndim - x.type.ndim
-            strides = A.strides_of(b, x)
-            shapes = A.shapes_of(b, x)
-            eff[id(x)] = [i64(0)] * offset + [
-                b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
-            ]
-    eff_out = A.strides_of(b, out)
-    loops: list[Loop] = []
-    indices: list[ir.Value] = []
-    for k in range(ndim):
-        loop = Loop(b, i64(0), shape[k])
-        loops.append(loop)
-        indices.append(loop.index)
-    _store_element(b, inputs, fn, out, indices, eff, eff_out)
-    for loop in reversed(loops):
-        loop.finish()
-
-
-def _store_element(
-    b: LowBuilder,
-    inputs: list[ir.Value],
-    fn: ScalarFn,
-    out: ir.Value,
-    indices: list[ir.Value],
-    eff: dict[int, list[ir.Value]],
-    eff_out: list[ir.Value] | None = None,
-) -> None:
-    values = []
-    for x in inputs:
-        if isinstance(x.type, T.Array):
-            ptr = A.element_ptr(b, A.data_of(b, x), indices, eff.get(id(x), []))
-            values.append(A.load(b, ptr, x.type.dtype))
-        else:
-            values.append(x)
-    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
-    A.store(b, A.element_ptr(b, A.data_of(b, out), indices, eff_out or []), result)
 
 
 # --- NumPy dtype resolution ---------------------------------------------------------------
@@ -272,15 +101,11 @@ def _result_type(operands: list[Operand], dtype: T.Scalar) -> T.Type:
 
 
 def _int_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
-    from jitcore.lib.operators import _int_divmod
-
-    return _int_divmod(b, x, y, numpy_rules=True)
+    return scalar.int_divmod(b, x, y, numpy_rules=True)
 
 
 def _float_floordiv_mod(b: LowBuilder, x: ir.Value, y: ir.Value) -> tuple[ir.Value, ir.Value]:
-    from jitcore.lib.operators import float_divmod
-
-    return float_divmod(b, x, y, None)
+    return scalar.float_divmod(b, x, y, None)
 
 
 def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
@@ -295,31 +120,8 @@ def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
             )
         return b.intrinsic("ipow", [x, y], t)
     if t.is_complex:
-        from jitcore.lib.operators import _lower_complex_pow
-
-        return _lower_complex_pow(b, [x, y], {})
-    return float_pow(b, x, y)
-
-
-def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
-    """x ** y; a small constant integer exponent becomes multiplications (within an ULP of
-    C's pow, and several times faster)."""
-    if (
-        isinstance(y, ir.Const)
-        and isinstance(y.value, int | float)
-        and float(y.value).is_integer()
-    ):
-        n = int(y.value)
-        if 0 <= n <= 4:
-            result: ir.Value = ir.Const(1.0, type=x.type)
-            for _ in range(n):
-                result = (
-                    x
-                    if result is not None and isinstance(result, ir.Const)
-                    else b.binop("mul", result, x)
-                )
-            return result
-    return b.intrinsic("pow", [x, y], cast(T.Type, x.type))
+        return scalar.lower_complex_pow(b, [x, y], {})
+    return scalar.float_pow(b, x, y)
 
 
 def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
@@ -348,9 +150,7 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
             return b.binop(op, x, y)
         if op == "div":
             if t.is_complex:
-                from jitcore.lib.operators import complex_div
-
-                return complex_div(b, x, y, check_zero=False)
+                return scalar.complex_div(b, x, y, check_zero=False)
             return b.binop("div", x, y)
         if op in {"floordiv", "mod"}:
             pair = _int_floordiv_mod(b, x, y) if t.kind in "iub" else _float_floordiv_mod(b, x, y)
@@ -410,8 +210,6 @@ UFUNC_OF_OP = {
 
 def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if op == "matmul":
-        from jitcore.lib import reductions
-
         return reductions.resolve_matmul([a, b], loc)
     if op not in UFUNC_OF_OP:
         raise TypingError(f"unsupported array operation {op}", loc=loc)
@@ -563,9 +361,7 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
                 return ir.Const(name == "isfinite", type=T.BOOL)
             return {"isnan": b.isnan, "isinf": b.isinf, "isfinite": b.isfinite}[name](x)
         if t.is_complex:
-            from jitcore.lib import mathlib
-
-            complex_fns = {"sqrt": mathlib._csqrt, "exp": mathlib._cexp, "log": mathlib._clog}
+            complex_fns = {"sqrt": scalar.csqrt, "exp": scalar.cexp, "log": scalar.clog}
             if name in complex_fns:
                 return complex_fns[name](b, x)
             raise TypingError(f"np.{name} of complex arrays is not supported")
@@ -702,9 +498,7 @@ def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     result = _result_type(args, out)
 
     def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
-        from jitcore.lib.operators import truth
-
-        return b.select(truth(b, xs[0]), b.cast(xs[1], out), b.cast(xs[2], out))
+        return b.select(scalar.truth(b, xs[0]), b.cast(xs[1], out), b.cast(xs[2], out))
 
     return _elementwise_resolved(3, result, Recipe(out, fn))
 
@@ -734,7 +528,7 @@ def _astype(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     src = args[0].type
     assert isinstance(src, T.Array)
-    dtype = A._dtype_arg(args[1], src.dtype.dtype)
+    dtype = A.dtype_arg(args[1], src.dtype.dtype)
     out = T.Array(dtype, src.ndim, "C")
     return Resolved(
         (None, None), out, lambda b, v, kw: elementwise(b, [v[0]], dtype, lambda bb, xs: xs[0])

@@ -18,7 +18,7 @@ import numpy as np
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import _convert_const
+from jitcore.ir.coerce import convert_const
 from jitcore.ir.markers import MISSING
 
 _INT_OPS = {
@@ -92,7 +92,7 @@ def _fold(instr: ir.Instr) -> object:
                 return MISSING  # float -> int conversions are checked at run time
             if v.type.is_complex and not t.is_complex:  # type: ignore[union-attr]
                 return MISSING
-            return _convert_const(values[0], t)
+            return convert_const(values[0], t)
         case ir.BinOp(op=op):
             return _fold_binop(op, values[0], values[1], ops[0].type, t)  # type: ignore[arg-type]
         case ir.Compare(op=op) if op in _CMP:
@@ -101,7 +101,7 @@ def _fold(instr: ir.Instr) -> object:
                 return MISSING if op not in {"eq", "ne"} else _CMP[op](a, b)
             return bool(_CMP[op](a, b))
         case ir.UnaryOp(op="neg"):
-            return _convert_const(-values[0], t)  # type: ignore[operator]
+            return convert_const(-values[0], t)  # type: ignore[operator]
         case ir.UnaryOp(op="truth"):
             return bool(values[0])
         case ir.UnaryOp(op="not"):
@@ -113,7 +113,7 @@ def _fold_binop(op: str, a: object, b: object, operand_t: T.Scalar, t: T.Scalar)
     if op.startswith("i") and op[1:] in _INT_OPS:
         op = op[1:]
     if operand_t.kind in "iub" and t.kind in "iub" and op in _INT_OPS:
-        return _convert_const(_INT_OPS[op](int(a), int(b)), t)  # type: ignore[call-overload]
+        return convert_const(_INT_OPS[op](int(a), int(b)), t)  # type: ignore[call-overload]
     if t.is_float and op in _FLOAT_OPS:
         if t.bits == 64:
             return float(_FLOAT_OPS[op](float(a), float(b)))  # type: ignore[arg-type]

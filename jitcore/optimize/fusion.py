@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.lib.loops import Recipe, elementwise
 from jitcore.lib.registry import Resolved
 
 
@@ -75,8 +76,6 @@ def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> 
 
 
 def _fuse(producer: ir.Instr, consumer: ir.Instr) -> ir.Call:
-    from jitcore.lib.ufuncs import Recipe, elementwise
-
     inner, outer = _recipe(producer), _recipe(consumer)
     consumer_leaves = _leaves(consumer)
     producer_leaves = _leaves(producer)

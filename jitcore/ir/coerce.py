@@ -1,0 +1,98 @@
+"""How types meet: the type of a Python constant, the join of two types where control flow
+meets, NumPy 2's rule for Python scalars ("weak" operands), and a constant converted to a type.
+
+`typeinfer` uses these to type phis, returns and constants; `lib` rules use them for operands;
+the IR parser types the constants it reads; `optimize` folds constants with `convert_const`.
+
+Layer: depends on `ir.types` and `errors` only.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+import numpy as np
+
+from jitcore.errors import TypingError
+from jitcore.ir import types as T
+
+_ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
+
+
+def const_type(value: object) -> T.Type:
+    """The IR type of a compile-time constant."""
+    if value is None:
+        return T.NONE
+    if isinstance(value, bool):
+        return T.BOOL
+    if isinstance(value, int):
+        if not -(2**63) <= value < 2**64:
+            raise TypingError(f"the integer constant {value} does not fit in 64 bits")
+        return T.I64 if value < 2**63 else T.U64
+    if isinstance(value, float):
+        return T.F64
+    if isinstance(value, complex):
+        return T.C128
+    if isinstance(value, tuple):
+        return T.Tuple(tuple(const_type(v) for v in value))
+    if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
+        return T.from_dtype(value.dtype)
+    return T.Opaque(value)
+
+
+def unify(a: T.Type, b: T.Type) -> T.Type | None:
+    """The type both values convert to where control flow joins, or None if there is none."""
+    if a == b:
+        return a
+    if isinstance(a, T.Bottom):
+        return b
+    if isinstance(b, T.Bottom):
+        return a
+    if isinstance(a, T.Scalar) and isinstance(b, T.Scalar):
+        if a.is_bool or b.is_bool:  # Python: True joins 1 as an int
+            other = b if a.is_bool else a
+            return other
+        return T.promote(a, b)
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        items = [unify(x, y) for x, y in zip(a.items, b.items)]
+        if all(i is not None for i in items):
+            return T.Tuple(tuple(items))  # type: ignore[arg-type]
+    if (
+        isinstance(a, T.Array)
+        and isinstance(b, T.Array)
+        and (a.dtype, a.ndim) == (b.dtype, b.ndim)
+    ):
+        return T.Array(a.dtype, a.ndim, "A")
+    return None
+
+
+def weak_join(strong: T.Scalar, weak: T.Scalar) -> T.Scalar:
+    """NEP 50: a Python literal takes the other operand's type unless it is of a higher kind."""
+    if _ORDER[weak.kind] <= _ORDER[strong.kind]:
+        return strong
+    if weak.is_float:
+        return T.F64 if strong.kind in "iub" else strong
+    if weak.is_complex:
+        return T.C64 if strong == T.F32 else T.C128
+    return weak
+
+
+def convert_const(value: object, to: T.Scalar) -> object:
+    """Convert a Python number constant as a C cast would (wrapping ints)."""
+    if to.is_bool:
+        return bool(value)
+    if to.is_complex:
+        return complex(cast(complex, value))
+    if to.is_float:
+        if isinstance(value, complex):
+            value = value.real
+        return float(np.dtype(to.dtype).type(value))
+    if isinstance(value, float):
+        value = int(value)
+    if isinstance(value, complex):
+        value = int(value.real)
+    bits = to.bits
+    v = int(cast(int, value)) & ((1 << bits) - 1)
+    if to.is_signed and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v

@@ -1,0 +1,131 @@
+"""How an array value is laid out, and the low-IR pieces every array operation is built from.
+
+An array value is `{block, data, shape[ndim], strides[ndim]}` (strides in bytes, as NumPy's);
+`block` is the runtime memory block that owns the data. For C- and F-ordered arrays the strides
+are computed from the shape (`strides_of`), so LLVM sees constants and unit-stride inner loops.
+
+Layer: depends on `ir` only; `loops`, `arrays`, `ufuncs` and `reductions` build on it.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder, i64
+
+Layout = Literal["C", "F", "A"]
+
+
+def itemsize(t: T.Array) -> int:
+    return t.dtype.dtype.itemsize
+
+
+def shape_of(b: LowBuilder, a: ir.Value, k: int) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.I64, ("shape", k))
+
+
+def shapes_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
+    return [shape_of(b, a, k) for k in range(a.type.ndim)]  # type: ignore[union-attr]
+
+
+def data_of(b: LowBuilder, a: ir.Value) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.PTR, ("data",))
+
+
+def block_of(b: LowBuilder, a: ir.Value) -> ir.Value:
+    return b.intrinsic("arr_field", [a], T.PTR, ("meminfo",))
+
+
+def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
+    """Byte strides; derived from the shape for contiguous layouts (constants for LLVM)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.layout == "A":
+        return [b.intrinsic("arr_field", [a], T.I64, ("stride", k)) for k in range(t.ndim)]
+    shapes = shapes_of(b, a)
+    return contiguous_strides(b, shapes, itemsize(t), t.layout)
+
+
+def contiguous_strides(
+    b: LowBuilder, shapes: list[ir.Value], size: int, layout: str
+) -> list[ir.Value]:
+    n = len(shapes)
+    strides: list[ir.Value] = [i64(size)] * n
+    order = range(n - 1, -1, -1) if layout == "C" else range(n)
+    acc: ir.Value = i64(size)
+    for k in order:
+        strides[k] = acc
+        acc = b.binop("mul", acc, shapes[k])
+    return strides
+
+
+def element_ptr(
+    b: LowBuilder, data: ir.Value, indices: list[ir.Value], strides: list[ir.Value]
+) -> ir.Value:
+    offset: ir.Value = i64(0)
+    for index, stride in zip(indices, strides):
+        offset = b.binop("add", offset, b.binop("mul", index, stride))
+    return b.intrinsic("ptr_add", [data, offset], T.PTR)
+
+
+def load(b: LowBuilder, ptr: ir.Value, dtype: T.Scalar) -> ir.Value:
+    return b.intrinsic("load", [ptr], dtype)
+
+
+def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
+    b.intrinsic("store", [ptr, value], T.NONE)
+
+
+def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
+    """Python's negative indices, and IndexError out of bounds (unless boundscheck=False)."""
+    index = b.cast(index, T.I64)
+    if axis in b.safe_axes:  # proven 0 <= index < n by the bounds-check elimination pass
+        return index
+    if isinstance(index, ir.Const) and index.value >= 0 and not b.boundscheck:  # type: ignore[operator]
+        return index
+    wrapped = b.select(b.cmp("lt", index, i64(0)), b.binop("add", index, n), index)
+    if b.boundscheck:
+        out = b.or_(b.cmp("lt", wrapped, i64(0)), b.cmp("ge", wrapped, n))
+        b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
+    return wrapped
+
+
+def make_view(
+    b: LowBuilder,
+    parent: ir.Value,
+    t: T.Array,
+    data: ir.Value,
+    shapes: list[ir.Value],
+    strides: list[ir.Value],
+) -> ir.Value:
+    """A new reference to `parent`'s block with other data pointer, shape and strides."""
+    return b.intrinsic("arr_make", [block_of(b, parent), data, *shapes, *strides], t)
+
+
+def allocate(
+    b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C"
+) -> ir.Value:
+    """A new uninitialized array owning a fresh runtime block (MemoryError if none)."""
+    shapes = [b.cast(s, T.I64) for s in shapes]
+    for s in shapes:
+        b.raise_if(b.cmp("lt", s, i64(0)), ValueError, "negative dimensions are not allowed")
+    nbytes: ir.Value = i64(dtype.dtype.itemsize)
+    for s in shapes:
+        nbytes = b.binop("mul", nbytes, s)
+    block = b.intrinsic("rt_alloc", [nbytes], T.PTR)
+    b.raise_if(
+        b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
+    )
+    data = b.intrinsic("block_data", [block], T.PTR)
+    strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
+    t = T.Array(dtype, len(shapes), cast(Layout, layout) if len(shapes) > 1 else "C")
+    return b.intrinsic("arr_make", [block, data, *shapes, *strides], t, ("new",))
+
+
+def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:
+    total: ir.Value = i64(1)
+    for s in shapes:
+        total = b.binop("mul", total, s)
+    return total

@@ -1,0 +1,188 @@
+"""The elementwise loop engine: compute a scalar function over the broadcast of arrays.
+
+`elementwise` emits a loop nest over the broadcast shape; when all operands are C-contiguous and
+their shapes equal the result's, a flat unit-stride loop runs instead, which LLVM vectorizes.
+A `Recipe` describes one element of an operation; the fusion pass composes recipes.
+
+Layer: depends on `layout`; `arrays`, `ufuncs`, `reductions` and `optimize.fusion` use it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import cast
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import Loop, LowBuilder, i64
+from jitcore.lib import layout as L
+
+ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
+
+
+def _no_preparation(b: LowBuilder, values: list[ir.Value]) -> list[ir.Value]:
+    return list(values)
+
+
+@dataclass
+class Recipe:
+    """One element of an elementwise operation: `fn` maps the operands' elements (scalar
+    operands as they are) to the result element; `prepare` runs once before the loop."""
+
+    out: T.Scalar
+    fn: ScalarFn
+    prepare: Callable[[LowBuilder, list[ir.Value]], list[ir.Value]] = _no_preparation
+
+
+def elementwise(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    out_dtype: T.Scalar,
+    fn: ScalarFn,
+    out: ir.Value | None = None,
+) -> ir.Value:
+    """Compute `fn` over the broadcast of `inputs` (arrays and scalars) into `out` (allocated
+    C-contiguous when None). Returns the output array (a new reference if allocated here)."""
+    arrays = [x for x in inputs if isinstance(x.type, T.Array)]
+    ndim = max([a.type.ndim for a in arrays] + ([out.type.ndim] if out is not None else []) + [0])  # type: ignore[union-attr]
+    shape = _broadcast_shape(b, arrays, ndim, out)
+    if out is None:
+        out = L.allocate(b, out_dtype, shape, "C")
+    if ndim == 0:
+        _store_element(b, inputs, fn, out, [], {})
+        return out
+    everything = arrays + [out]
+    if all(a.type.layout == "C" for a in everything):  # type: ignore[union-attr]
+        same: ir.Value = ir.Const(True, type=T.BOOL)
+        for a in arrays:
+            if a.type.ndim != ndim:  # type: ignore[union-attr]
+                same = ir.Const(False, type=T.BOOL)
+                break
+            for k in range(ndim):
+                same = b.and_(same, b.cmp("eq", L.shape_of(b, a, k), shape[k]))
+        if isinstance(same, ir.Const) and not same.value:
+            _general_loops(b, inputs, fn, out, shape)
+        else:
+            flat, general, join = (
+                b.new_block("flat"),
+                b.new_block("broadcast"),
+                b.new_block("done"),
+            )
+            b.branch(same, flat, general)
+            b.position(flat)
+            _flat_loop(b, inputs, fn, out, L.size_of(b, shape))
+            b.jump(join)
+            b.position(general)
+            _general_loops(b, inputs, fn, out, shape)
+            b.jump(join)
+            b.position(join)
+    else:
+        _general_loops(b, inputs, fn, out, shape)
+    return out
+
+
+def _broadcast_shape(
+    b: LowBuilder, arrays: list[ir.Value], ndim: int, out: ir.Value | None
+) -> list[ir.Value]:
+    if out is not None:
+        shape = L.shapes_of(b, out)
+        for a in arrays:
+            offset = ndim - a.type.ndim  # type: ignore[union-attr]
+            for k, ak in enumerate(L.shapes_of(b, a)):
+                ok = b.or_(b.cmp("eq", ak, shape[k + offset]), b.cmp("eq", ak, i64(1)))
+                b.raise_if(
+                    b.not_(ok),
+                    ValueError,
+                    "non-broadcastable operand: shapes do not match the output",
+                )
+        return shape
+    shape = [i64(1)] * ndim
+    for a in arrays:
+        offset = ndim - a.type.ndim  # type: ignore[union-attr]
+        for k, ak in enumerate(L.shapes_of(b, a)):
+            cur = shape[k + offset]
+            if isinstance(cur, ir.Const) and cur.value == 1:
+                shape[k + offset] = ak
+                continue
+            ok = b.or_(
+                b.or_(b.cmp("eq", cur, ak), b.cmp("eq", cur, i64(1))), b.cmp("eq", ak, i64(1))
+            )
+            b.raise_if(b.not_(ok), ValueError, "operands could not be broadcast together")
+            shape[k + offset] = b.select(b.cmp("eq", cur, i64(1)), ak, cur)
+    return shape
+
+
+def _flat_loop(
+    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value
+) -> None:
+    datas = {id(x): L.data_of(b, x) for x in inputs if isinstance(x.type, T.Array)}
+    out_data = L.data_of(b, out)
+    loop = Loop(b, i64(0), n)
+    values = []
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            ptr = b.intrinsic(
+                "ptr_add",
+                [datas[id(x)], b.binop("mul", loop.index, i64(L.itemsize(x.type)))],
+                T.PTR,
+            )
+            values.append(L.load(b, ptr, x.type.dtype))
+        else:
+            values.append(x)
+    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
+    L.store(
+        b,
+        b.intrinsic(
+            "ptr_add",
+            [out_data, b.binop("mul", loop.index, i64(L.itemsize(cast(T.Array, out.type))))],
+            T.PTR,
+        ),
+        result,
+    )
+    loop.finish()
+
+
+def _general_loops(
+    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]
+) -> None:
+    ndim = len(shape)
+    eff: dict[int, list[ir.Value]] = {}
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            offset = ndim - x.type.ndim
+            strides = L.strides_of(b, x)
+            shapes = L.shapes_of(b, x)
+            eff[id(x)] = [i64(0)] * offset + [
+                b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
+            ]
+    eff_out = L.strides_of(b, out)
+    loops: list[Loop] = []
+    indices: list[ir.Value] = []
+    for k in range(ndim):
+        loop = Loop(b, i64(0), shape[k])
+        loops.append(loop)
+        indices.append(loop.index)
+    _store_element(b, inputs, fn, out, indices, eff, eff_out)
+    for loop in reversed(loops):
+        loop.finish()
+
+
+def _store_element(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    fn: ScalarFn,
+    out: ir.Value,
+    indices: list[ir.Value],
+    eff: dict[int, list[ir.Value]],
+    eff_out: list[ir.Value] | None = None,
+) -> None:
+    values = []
+    for x in inputs:
+        if isinstance(x.type, T.Array):
+            ptr = L.element_ptr(b, L.data_of(b, x), indices, eff.get(id(x), []))
+            values.append(L.load(b, ptr, x.type.dtype))
+        else:
+            values.append(x)
+    result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
+    L.store(b, L.element_ptr(b, L.data_of(b, out), indices, eff_out or []), result)

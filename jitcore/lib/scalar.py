@@ -1,0 +1,209 @@
+"""Scalar emitters shared by Python's and NumPy's semantics: division and modulo, powers,
+complex division and elementary complex functions, truth.
+
+Each emits low IR for one scalar operation; the operator, builtin, math and ufunc rules choose
+the flavour (Python raises on a zero divisor, NumPy gives inf, nan or 0).
+
+Layer: depends on `ir` only, so every rule module can use it.
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.builder import LowBuilder
+
+# The messages of Python's math module.
+DOMAIN = "math domain error"
+RANGE = "math range error"
+
+
+def lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+    return complex_div(b, args[0], args[1])
+
+
+def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value, check_zero: bool = True) -> ir.Value:
+    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component); NumPy
+    (`check_zero=False`) gives inf/nan for a zero divisor instead of raising."""
+    part = T.complex_part(x.type)  # type: ignore[arg-type]
+    a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
+    zero = ir.Const(0.0, type=part)
+    if check_zero:
+        divisor_zero = b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero))
+        b.raise_if(divisor_zero, ZeroDivisionError, "division by zero")
+    abs_c = b.intrinsic("fabs", [c], part)
+    abs_d = b.intrinsic("fabs", [d], part)
+    c_big = b.cmp("ge", abs_c, abs_d)
+    # |c| >= |d|: ratio = d/c, denom = c + d*ratio,
+    # re = (a + b*ratio)/denom, im = (b - a*ratio)/denom
+    r1 = b.binop("div", d, c)
+    den1 = b.binop("add", c, b.binop("mul", d, r1))
+    re1 = b.binop("div", b.binop("add", a, b.binop("mul", bb, r1)), den1)
+    im1 = b.binop("div", b.binop("sub", bb, b.binop("mul", a, r1)), den1)
+    # otherwise: ratio = c/d, denom = c*ratio + d,
+    # re = (a*ratio + b)/denom, im = (b*ratio - a)/denom
+    r2 = b.binop("div", c, d)
+    den2 = b.binop("add", b.binop("mul", c, r2), d)
+    re2 = b.binop("div", b.binop("add", b.binop("mul", a, r2), bb), den2)
+    im2 = b.binop("div", b.binop("sub", b.binop("mul", bb, r2), a), den2)
+    return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
+
+
+def int_divmod(
+    b: LowBuilder, x: ir.Value, y: ir.Value, numpy_rules: bool = False
+) -> tuple[ir.Value, ir.Value]:
+    """Floor division and modulo of ints: floor correction, and INT_MIN // -1 wrapping instead
+    of trapping. A zero divisor raises ZeroDivisionError (Python), or gives 0 and 0 (NumPy)."""
+    t = x.type
+    zero = ir.Const(0, type=t)
+    is_zero = b.cmp("eq", y, zero)
+    if not numpy_rules:
+        b.raise_if(is_zero, ZeroDivisionError, "integer division or modulo by zero")
+    safe_y = b.select(is_zero, ir.Const(1, type=t), y) if numpy_rules else y
+    if not t.is_signed:  # type: ignore[union-attr]
+        q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)
+    else:
+        is_m1 = b.cmp("eq", safe_y, ir.Const(-1, type=t))
+        safe_y = b.select(is_m1, ir.Const(1, type=t), safe_y)
+        q = b.binop("tdiv", x, safe_y)
+        r = b.binop("trem", x, safe_y)
+        q = b.select(is_m1, b.binop("sub", zero, x), q)
+        r = b.select(is_m1, zero, r)
+        # floor: when the remainder is non-zero and its sign differs from the divisor's
+        fix = b.and_(b.cmp("ne", r, zero), b.cmp("lt", b.binop("xor", r, y), zero))
+        q = b.select(fix, b.binop("sub", q, ir.Const(1, type=t)), q)
+        r = b.select(fix, b.binop("add", r, y), r)
+    if numpy_rules:
+        return b.select(is_zero, zero, q), b.select(is_zero, zero, r)
+    return q, r
+
+
+def float_divmod(
+    b: LowBuilder, x: ir.Value, y: ir.Value, what: str | None
+) -> tuple[ir.Value, ir.Value]:
+    """CPython's `float_divmod`, step for step, so results agree to the bit. A zero divisor
+    raises ZeroDivisionError(what); with `what=None` (NumPy's npy_divmod) it gives x / y and
+    fmod(x, y) instead."""
+    t = cast(T.Scalar, x.type)
+    zero = ir.Const(0.0, type=t)
+    y_zero = b.cmp("eq", y, zero)
+    if what is not None:
+        b.raise_if(y_zero, ZeroDivisionError, what)
+    fmod = b.intrinsic("frem", [x, y], t)
+    div = b.binop("div", b.binop("sub", x, fmod), y)
+    mod_nonzero = b.cmp("ne", fmod, zero)
+    signs_differ = b.binop("xor", b.cmp("lt", y, zero), b.cmp("lt", fmod, zero), T.BOOL)
+    adjust = b.and_(mod_nonzero, signs_differ)
+    mod = b.select(adjust, b.binop("add", fmod, y), fmod)
+    div = b.select(adjust, b.binop("sub", div, ir.Const(1.0, type=t)), div)
+    mod = b.select(mod_nonzero, mod, b.intrinsic("copysign", [zero, y], t))
+    floordiv = b.intrinsic("floor", [div], t)
+    round_up = b.cmp("gt", b.binop("sub", div, floordiv), ir.Const(0.5, type=t))
+    floordiv = b.select(round_up, b.binop("add", floordiv, ir.Const(1.0, type=t)), floordiv)
+    div_zero = b.cmp("eq", div, zero)
+    signed_zero = b.intrinsic("copysign", [zero, b.binop("div", x, y)], t)
+    floordiv = b.select(div_zero, signed_zero, floordiv)
+    if what is None:
+        return b.select(y_zero, b.binop("div", x, y), floordiv), b.select(y_zero, fmod, mod)
+    return floordiv, mod
+
+
+def lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+    """CPython's `_Py_c_pow` (polar form)."""
+    x, y = args
+    t = x.type
+    part = T.complex_part(t)  # type: ignore[arg-type]
+    zero = ir.Const(0.0, type=part)
+    xr, xi, yr, yi = b.real(x), b.imag(x), b.real(y), b.imag(y)
+    y_zero = b.and_(b.cmp("eq", yr, zero), b.cmp("eq", yi, zero))
+    x_zero = b.and_(b.cmp("eq", xr, zero), b.cmp("eq", xi, zero))
+    bad = b.and_(
+        b.and_(b.not_(y_zero), x_zero), b.or_(b.cmp("ne", yi, zero), b.cmp("lt", yr, zero))
+    )
+    b.raise_if(bad, ZeroDivisionError, "0.0 to a negative or complex power")
+    vabs = b.intrinsic("hypot", [xr, xi], part)
+    length = b.intrinsic("pow", [vabs, yr], part)
+    at = b.intrinsic("atan2", [xi, xr], part)
+    phase = b.binop("mul", at, yr)
+    length = b.binop("div", length, b.intrinsic("exp", [b.binop("mul", at, yi)], part))
+    phase = b.binop("add", phase, b.binop("mul", yi, b.intrinsic("log", [vabs], part)))
+    re = b.binop("mul", length, b.intrinsic("cos", [phase], part))
+    im = b.binop("mul", length, b.intrinsic("sin", [phase], part))
+    general = b.complex(re, im, t)  # type: ignore[arg-type]
+    one = b.complex(ir.Const(1.0, type=part), zero, t)  # type: ignore[arg-type]
+    zero_c = b.complex(zero, zero, t)  # type: ignore[arg-type]
+    return b.select(y_zero, one, b.select(x_zero, zero_c, general))
+
+
+def truth(b: LowBuilder, x: ir.Value) -> ir.Value:
+    """Python's `bool(x)` of a scalar (NaN is true)."""
+    t = x.type
+    assert isinstance(t, T.Scalar)
+    if t.is_bool:
+        return x
+    if t.is_complex:
+        part = T.complex_part(t)
+        zero = ir.Const(0.0, type=part)
+        return b.or_(b.cmp("ne", b.real(x), zero), b.cmp("ne", b.imag(x), zero))
+    return b.cmp("ne", x, ir.Const(0.0 if t.is_float else 0, type=t))
+
+
+def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """x ** y; a small constant integer exponent becomes multiplications (within an ULP of
+    C's pow, and several times faster)."""
+    if (
+        isinstance(y, ir.Const)
+        and isinstance(y.value, int | float)
+        and float(y.value).is_integer()
+    ):
+        n = int(y.value)
+        if 0 <= n <= 4:
+            result: ir.Value = ir.Const(1.0, type=x.type)
+            for _ in range(n):
+                result = (
+                    x
+                    if result is not None and isinstance(result, ir.Const)
+                    else b.binop("mul", result, x)
+                )
+            return result
+    return b.intrinsic("pow", [x, y], cast(T.Type, x.type))
+
+
+def csqrt(b: LowBuilder, z: ir.Value) -> ir.Value:
+    """Principal square root, the branch cut on the negative real axis as in cmath."""
+    re, im = b.real(z), b.imag(z)
+    zero = ir.Const(0.0, type=T.F64)
+    two = ir.Const(2.0, type=T.F64)
+    r = b.intrinsic("hypot", [re, im], T.F64)
+    t_pos = b.intrinsic("sqrt", [b.binop("div", b.binop("add", r, re), two)], T.F64)
+    t_neg = b.intrinsic("sqrt", [b.binop("div", b.binop("sub", r, re), two)], T.F64)
+    nonneg = b.cmp("ge", re, zero)
+    safe_pos = b.select(b.cmp("eq", t_pos, zero), ir.Const(1.0, type=T.F64), t_pos)
+    safe_neg = b.select(b.cmp("eq", t_neg, zero), ir.Const(1.0, type=T.F64), t_neg)
+    pos_im = b.select(
+        b.cmp("eq", t_pos, zero), im, b.binop("div", im, b.binop("mul", two, safe_pos))
+    )
+    neg_re = b.binop("div", b.intrinsic("fabs", [im], T.F64), b.binop("mul", two, safe_neg))
+    neg_re = b.select(b.cmp("eq", t_neg, zero), zero, neg_re)
+    neg_im = b.intrinsic("copysign", [t_neg, im], T.F64)
+    return b.complex(b.select(nonneg, t_pos, neg_re), b.select(nonneg, pos_im, neg_im), T.C128)
+
+
+def cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
+    re, im = b.real(z), b.imag(z)
+    m = b.intrinsic("exp", [re], T.F64)
+    out_re = b.binop("mul", m, b.intrinsic("cos", [im], T.F64))
+    out_im = b.binop("mul", m, b.intrinsic("sin", [im], T.F64))
+    finite_in = b.and_(b.isfinite(re), b.isfinite(im))
+    finite_out = b.and_(b.isfinite(out_re), b.isfinite(out_im))
+    b.raise_if(b.and_(finite_in, b.not_(finite_out)), OverflowError, RANGE)
+    return b.complex(out_re, out_im, T.C128)
+
+
+def clog(b: LowBuilder, z: ir.Value) -> ir.Value:
+    re, im = b.real(z), b.imag(z)
+    r = b.intrinsic("hypot", [re, im], T.F64)
+    b.raise_if(b.cmp("eq", r, ir.Const(0.0, type=T.F64)), ValueError, DOMAIN)
+    return b.complex(b.intrinsic("log", [r], T.F64), b.intrinsic("atan2", [im, re], T.F64), T.C128)
