@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import itertools
-import re
-import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -22,7 +19,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from jitcore import machine_code, pipeline
+from jitcore import machine_code, pipeline, session
 from jitcore.api import ExecutionMode, JitOptions
 from jitcore.argtypes import parse_signature, type_key, typeof
 from jitcore.errors import JitError, JitFallbackWarning, TypingError
@@ -30,22 +27,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.lib.registry import Operand, Resolved
 from jitcore.parse import ParsedFunction, parse_function
-
-
-@dataclass
-class Overload:
-    """One compiled specialization."""
-
-    signature: tuple[T.Type, ...]
-    return_type: T.Type
-    symbol: str
-    record: pipeline.CompileRecord
-    native: Callable[..., Any] | None = None
-    keep_alive: object = None
-    cache_key: str | None = None
-
-    def __call__(self, *args: Any) -> Any:
-        return self.native(*args)  # type: ignore[misc]
+from jitcore.pipeline import Overload
 
 
 @dataclass
@@ -71,11 +53,6 @@ class CompileStats:
         }
 
 
-# (dispatcher id, signature) -> assumed return type while that specialization is being typed
-_IN_PROGRESS: dict[tuple[int, tuple[T.Type, ...]], T.Type | None] = {}
-_PENDING_GROUP: list[tuple[Dispatcher, Overload]] = []
-_DEPTH = [0]
-_SYMBOLS: dict[str, int] = {}
 _SERIALS = itertools.count()
 
 
@@ -88,12 +65,12 @@ class Dispatcher:
         self.py_func = py_func
         self.options = options
         self._overloads: dict[tuple[T.Type, ...], Overload] = {}
-        self._serial = next(_SERIALS)  # symbols must never be reused, unlike id()
+        self.serial = next(_SERIALS)  # symbols must never be reused, unlike id()
         self._by_key: dict[object, Callable[..., Any]] = {}
         self._fallback_reason: str | None = None
         self._warned = False
         self._parsed: ParsedFunction | None = None
-        self._parse_seconds = 0.0
+        self.parse_seconds = 0.0
         functools.update_wrapper(self, py_func)  # type: ignore[arg-type]
         # A class of its own, so that its `__call__` can become native code for this function.
         self.__class__ = type(type(self).__name__, (type(self),), {"__module__": __name__})
@@ -128,8 +105,9 @@ class Dispatcher:
         key = tuple(map(type_key, args))
         target = self._by_key.get(key)
         if target is None:
-            target = self._target_for(args, key)
-            self._install_native_dispatch()
+            with session.COMPILE_LOCK:  # one compile per signature, whatever the threads
+                target = self._by_key.get(key) or self._target_for(args, key)
+                self._install_native_dispatch()
         return target(*args)
 
     def _install_native_dispatch(self) -> None:
@@ -147,7 +125,7 @@ class Dispatcher:
                 )
         if not cases:
             return
-        name = f"dispatch.{self._serial}"
+        name = f"dispatch.{self.serial}"
         module = codegen.generate_dispatcher(
             name, self._nparams, cases, runtime.python_mode_flag_address()
         )
@@ -242,149 +220,30 @@ class Dispatcher:
     def overloads(self) -> dict[tuple[T.Type, ...], Overload]:
         return dict(self._overloads)
 
+    def overload(self, signature: tuple[T.Type, ...]) -> Overload | None:
+        """The specialization compiled for `signature`, if there is one."""
+        return self._overloads.get(signature)
+
+    def add_overload(self, overload: Overload) -> None:
+        """Record a specialization (called by the compile session, under its lock)."""
+        self._overloads[overload.signature] = overload
+
+    def remove_overload(self, signature: tuple[T.Type, ...]) -> None:
+        self._overloads.pop(signature, None)
+
     def parsed(self) -> ParsedFunction:
+        """The `parse` stage's product, made once per dispatcher."""
         if self._parsed is None:
             start = time.perf_counter()
-            self._parsed = parse_function(self.py_func)  # type: ignore[arg-type]
-            self._parse_seconds = time.perf_counter() - start
+            parsed = parse_function(self.py_func)  # type: ignore[arg-type]
+            self.parse_seconds = time.perf_counter() - start
+            self._parsed = parsed
         return self._parsed
 
-    def _symbol(self, sig: tuple[T.Type, ...]) -> str:
-        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}"
-        text = f"{name}({', '.join(map(str, sig))}){self.options}"
-        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
-        base = re.sub(
-            r"[^A-Za-z0-9_.]",
-            "_",
-            f"jit.{self.py_func.__module__}.{self.py_func.__qualname__}.{digest}",
-        )
-        name, n = base, 1
-        # A name belongs to one dispatcher, and is never linked twice (after clear()).
-        while _SYMBOLS.setdefault(name, self._serial) != self._serial or machine_code.is_linked(
-            name
-        ):
-            n += 1
-            name = f"{base}.{n}"
-        base = name
-        return base
+    def _compile(self, sig: tuple[T.Type, ...]) -> Overload:
+        return session.compile_signature(self, sig)
 
-    def _compile(self, sig: tuple[T.Type, ...], *, keep_text: bool = False) -> Overload:
-        existing = self._overloads.get(sig)
-        if existing is not None and not keep_text:
-            return existing
-        caching = self.options.cache or _CACHING[0] > 0  # callees of a cached function too
-        if caching and not keep_text and (id(self), sig) not in _IN_PROGRESS:
-            _CACHING[0] += 1
-            try:
-                return self._compile_cached(sig)
-            finally:
-                _CACHING[0] -= 1
-        return self._compile_fresh(sig, keep_text=keep_text)
-
-    def _compile_cached(self, sig: tuple[T.Type, ...]) -> Overload:
-        """Load the specialization from the disk cache, or compile it and store it there."""
-        from jitcore import cache
-
-        start = time.perf_counter()
-        directory = cache.default_directory()
-        if not cache.usable_directory(directory):
-            return self._compile_fresh(sig)
-        key = cache.function_key(self, ", ".join(map(str, sig)))
-        key_seconds = time.perf_counter() - start
-        # The outermost compilation takes the key's lock, so parallel workers compile once.
-        lock = cache.locked(directory, key) if _DEPTH[0] == 0 else contextlib.nullcontext()
-        with lock:
-            entry = cache.load(directory, key)
-            if entry is not None:
-                overload = self._load_cached(entry, sig, key_seconds)
-                if overload is not None:
-                    return overload
-            _PENDING_KEYS[(id(self), sig)] = key
-            overload = self._compile_fresh(sig)
-            if overload.native is not None and overload.cache_key is None:
-                overload.cache_key = key
-                _store_in_cache(self, overload)
-        return overload
-
-    def _load_cached(
-        self, entry: Any, sig: tuple[T.Type, ...], key_seconds: float
-    ) -> Overload | None:
-        header = entry.header
-        start = time.perf_counter()
-        symbol = header["symbol"]
-        if machine_code.is_linked(symbol):
-            return None  # this process already has that name: compile a fresh copy instead
-        for callee in header["callees"]:
-            if callee["symbol"] == symbol or machine_code.is_linked(callee["symbol"]):
-                continue
-            target = _find_dispatcher(callee["module"], callee["qualname"])
-            if target is None:
-                return None
-            loaded = target._compile(parse_signature(callee["signature"]))
-            if loaded.symbol != callee["symbol"]:
-                return None
-        return_type = T.parse_type(header["return_type"])
-        record = pipeline.CompileRecord(sig, return_type, symbol, cache_hit=True)
-        record.object_code = entry.object_code
-        record.callees = [c["symbol"] for c in header["callees"]]
-        (native,) = pipeline.link([record], [self.py_func.__name__])
-        record.stages = {"parse": key_seconds, pipeline.CACHE_STAGE: time.perf_counter() - start}
-        overload = Overload(sig, return_type, symbol, record, native.callable, native)
-        _SYMBOL_OWNERS[symbol] = (self, sig)
-        self._overloads[sig] = overload
-        return overload
-
-    def _compile_fresh(self, sig: tuple[T.Type, ...], *, keep_text: bool = False) -> Overload:
-        parsed = self.parsed()
-        token = (id(self), sig)
-        nested = token in _IN_PROGRESS
-        _IN_PROGRESS.setdefault(token, None)
-        _DEPTH[0] += 1
-        try:
-            record = pipeline.run_pipeline(
-                parsed,
-                sig,
-                self.options,
-                self._symbol(sig),
-                resolve_callee=self._resolve_callee,
-                self_return=lambda: _IN_PROGRESS.get(token),
-                set_self_return=lambda t: _IN_PROGRESS.__setitem__(token, t),
-                keep_text=keep_text,
-                parse_seconds=self._parse_seconds,
-            )
-        except pipeline.Pending:
-            if _DEPTH[0] > 1:
-                raise
-            raise TypingError(
-                f"cannot infer the return type of {self.py_func.__qualname__}: it depends on a "
-                "recursive call with no base case",
-                loc=parsed.loc(parsed.tree),
-                hint="add a non-recursive return path",
-            ) from None
-        except JitError as err:
-            err.with_note(
-                f"while compiling {self.py_func.__qualname__}({', '.join(map(str, sig))})"
-            )
-            raise
-        finally:
-            _DEPTH[0] -= 1
-            if not nested:
-                _IN_PROGRESS.pop(token, None)
-            if _DEPTH[0] == 0 and sys.exc_info()[0] is not None:
-                _discard_group()
-        overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
-        if keep_text:
-            return overload
-        _SYMBOL_OWNERS[record.symbol] = (self, sig)
-        overload.cache_key = _PENDING_KEYS.pop((id(self), sig), None)
-        pipeline.emit_machine_code(record, self.options.opt)
-        self._overloads[sig] = overload
-        _PENDING_GROUP.append((self, overload))
-        if _DEPTH[0] == 0:
-            _finalize_group()
-        return overload
-
-    def _resolve_callee(
+    def resolve_callee(
         self, callee: object, args: list[Operand], kwargs: dict[str, Operand]
     ) -> Resolved:
         """Type a call from compiled code to another jitted function (or to itself)."""
@@ -420,18 +279,7 @@ class Dispatcher:
                     f"{self.py_func.__name__}() got an unexpected keyword argument '{k}'"
                 )
         signature = tuple(sig)
-        token = (id(self), signature)
-        if token in _IN_PROGRESS:
-            ret = _IN_PROGRESS[token] or T.BOTTOM
-            symbol = self._symbol(signature)
-        else:
-            try:
-                overload = self._compile(signature)
-            except pipeline.Pending:
-                # The callee needs the return type of a function still being typed (mutual
-                # recursion): leave this call at bottom; the caller retries with a guess.
-                return Resolved(tuple(signature[: len(args)]), T.BOTTOM, None)
-            ret, symbol = overload.return_type, overload.symbol
+        ret, symbol = session.callee_return(self, signature)
 
         def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
             call_args: list[ir.Value] = []
@@ -476,7 +324,7 @@ class Dispatcher:
         valid = (*pipeline.STAGES, "asm", "llvm")
         if stage not in valid and not stage.startswith("optimize:"):
             raise ValueError(f"unknown stage {stage!r}; stages are {', '.join(valid)}")
-        record = self._compile(sig, keep_text=True).record
+        record = session.compile_for_inspection(self, sig)
         if stage in {"machine-code", "asm"}:
             from jitcore.llvm_opt import assembly
 
@@ -558,77 +406,3 @@ def _arg_check(key: object):  # noqa: ANN202
     if isinstance(key, tuple) and key[0] is np.ndarray:
         return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
     return ArgCheck("type", id(key))
-
-
-_CACHING = [0]  # > 0 while compiling for a cached function: its callees use the cache too
-_PENDING_KEYS: dict[tuple[int, tuple[T.Type, ...]], str] = {}
-
-# symbol -> (dispatcher, signature) of every specialization compiled or loaded in this process
-_SYMBOL_OWNERS: dict[str, tuple[Dispatcher, tuple[T.Type, ...]]] = {}
-
-
-def _find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
-    import importlib
-
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        return None
-    return obj if isinstance(obj, Dispatcher) else None
-
-
-def _store_in_cache(dispatcher: Dispatcher, overload: Overload) -> None:
-    """Write a freshly compiled specialization to the cache, if its callees can be found again."""
-    from jitcore import cache
-
-    callees = []
-    for symbol in overload.record.callees:
-        owner = _SYMBOL_OWNERS.get(symbol)
-        if owner is None:
-            return
-        callee, callee_sig = owner
-        callees.append(
-            {
-                "symbol": symbol,
-                "module": callee.py_func.__module__,
-                "qualname": callee.py_func.__qualname__,
-                "signature": ", ".join(map(str, callee_sig)),
-            }
-        )
-        if (
-            _find_dispatcher(callees[-1]["module"], callees[-1]["qualname"]) is not callee
-            and callee is not dispatcher
-        ):
-            return  # not reachable by name (a local function): cannot be found from the cache
-    header = {
-        "module": dispatcher.py_func.__module__,
-        "qualname": dispatcher.py_func.__qualname__,
-        "signature": ", ".join(map(str, overload.signature)),
-        "return_type": str(overload.return_type),
-        "symbol": overload.symbol,
-        "callees": callees,
-        "compile_seconds": {k: round(v, 6) for k, v in overload.record.stages.items()},
-    }
-    cache.store(cache.default_directory(), overload.cache_key, header, overload.record.object_code)  # type: ignore[arg-type]
-
-
-def _discard_group() -> None:
-    """An outer compilation failed: callees compiled for it may refer to its missing symbol."""
-    for dispatcher, overload in _PENDING_GROUP:
-        dispatcher._overloads.pop(overload.signature, None)
-    _PENDING_GROUP.clear()
-
-
-def _finalize_group() -> None:
-    group = list(_PENDING_GROUP)
-    _PENDING_GROUP.clear()
-    natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
-    for (_, overload), native in zip(group, natives):
-        overload.native = native.callable
-        overload.keep_alive = native
-    if len({id(d) for d, _ in group}) == len(group) or len(group) == 1:
-        for dispatcher, overload in group:  # (mutually recursive groups are not cached)
-            if overload.cache_key is not None:
-                _store_in_cache(dispatcher, overload)

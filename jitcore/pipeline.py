@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from jitcore import machine_code
 from jitcore.api import JitOptions
@@ -39,10 +39,6 @@ STAGES: tuple[str, ...] = (
 CACHE_STAGE = "cache-load"
 
 
-class Pending(Exception):
-    """A callee's return type depends on a caller still being typed (mutual recursion)."""
-
-
 @dataclass
 class CompileRecord:
     """What one compilation produced and how long each stage took."""
@@ -66,8 +62,6 @@ class CompileRecord:
             yield
         except JitError:
             raise
-        except Pending:
-            raise
         except Exception as exc:
             raise InternalCompilerError(
                 f"stage `{name}` failed: {type(exc).__name__}: {exc} (this is a jitcore bug)"
@@ -76,19 +70,39 @@ class CompileRecord:
             self.stages[name] = self.stages.get(name, 0.0) + time.perf_counter() - start
 
 
+@dataclass
+class Overload:
+    """One compiled specialization: its record, and its entry point once linked."""
+
+    signature: tuple[T.Type, ...]
+    return_type: T.Type
+    symbol: str
+    record: CompileRecord
+    native: Callable[..., Any] | None = None
+    keep_alive: machine_code.NativeFunction | None = None
+    cache_key: str | None = None
+
+    def __call__(self, *args: Any) -> Any:
+        if self.native is None:
+            raise RuntimeError(f"{self.symbol} is not linked yet")
+        return self.native(*args)
+
+
 def run_pipeline(
     parsed: ParsedFunction,
     signature: tuple[T.Type, ...],
     options: JitOptions,
     symbol: str,
     resolve_callee: typeinfer.CalleeResolver,
-    self_return: Callable[[], T.Type | None],
-    set_self_return: Callable[[T.Type], None],
+    assumed_return: Callable[[], T.Type | None],
+    assume_return: Callable[[T.Type], None],
     keep_text: bool = False,
     parse_seconds: float = 0.0,
-) -> CompileRecord:
-    """Run every stage after `parse` for one signature; the module is added to the engine but
-    not finalized (the dispatcher finalizes once a group of recursive functions is complete)."""
+) -> CompileRecord | None:
+    """Run the stages from `ssa` to `llvm-opt` for one signature. None when the return type
+    depends on a recursive call whose own type is not known yet (the compile session types
+    the caller again once its base cases give one). `machine-code` follows once the group of
+    functions compiled together is complete (`emit_machine_code`, then `link`)."""
     from jitcore import codegen, llvm_opt, lower, optimize
     from jitcore.ir.clone import clone_function
     from jitcore.ir.verify import verify
@@ -100,8 +114,10 @@ def run_pipeline(
         record.texts["parse"] = ast.unparse(parsed.tree)
     debug = options.debug
     fn = _typed(
-        parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug
+        parsed, signature, record, resolve_callee, assumed_return, assume_return, keep_text, debug
     )
+    if fn is None:
+        return None
     record.return_type = fn.return_type
     with record.stage("optimize"):
         passes = optimize.run_passes(
@@ -137,9 +153,10 @@ def run_pipeline(
 
 
 def _typed(
-    parsed, signature, record, resolve_callee, self_return, set_self_return, keep_text, debug
-) -> ir.Function:  # noqa: ANN001
-    """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases."""
+    parsed, signature, record, resolve_callee, assumed_return, assume_return, keep_text, debug
+) -> ir.Function | None:  # noqa: ANN001
+    """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases;
+    None when the return type is not known yet (it depends on a caller being typed)."""
     from jitcore import ssa, typeinfer
     from jitcore.ir.verify import verify
 
@@ -151,7 +168,7 @@ def _typed(
         if keep_text:
             record.texts["ssa"] = print_ir(fn)
         with record.stage("typeinfer"):
-            assumed = self_return()
+            assumed = assumed_return()
             result = typeinfer.infer_types(fn, signature, resolve_callee, assumed)
             if debug:
                 verify(fn, typed=True, stage="typeinfer")
@@ -161,10 +178,10 @@ def _typed(
         if result.complete and (assumed is None or final == assumed):
             return fn
         if final is None or isinstance(final, T.Bottom):
-            raise Pending()
+            return None
         if assumed is not None and final == assumed:
-            raise Pending()
-        set_self_return(final)  # type: ignore[arg-type]
+            return None
+        assume_return(final)
     raise TypingError(
         f"cannot infer the return type of the recursive function {parsed.qualname}",
         loc=parsed.loc(parsed.tree),
@@ -177,6 +194,26 @@ def emit_machine_code(record: CompileRecord, opt: int) -> None:
     with record.stage("machine-code"):
         record.object_code = machine_code.emit_object(record.llvm_module, opt)  # type: ignore[arg-type]
         record.llvm_module = None
+
+
+def load_cached(
+    object_code: bytes,
+    signature: tuple[T.Type, ...],
+    return_type: T.Type,
+    symbol: str,
+    callees: list[str],
+    name: str,
+    key_seconds: float,
+) -> Overload:
+    """The `cache-load` stage: link object code read from the disk cache; it replaces every
+    stage after `parse` (whose time is the cache key's here)."""
+    start = time.perf_counter()
+    record = CompileRecord(signature, return_type, symbol, cache_hit=True)
+    record.object_code = object_code
+    record.callees = list(callees)
+    (native,) = link([record], [name])
+    record.stages = {"parse": key_seconds, CACHE_STAGE: time.perf_counter() - start}
+    return Overload(signature, return_type, symbol, record, native.callable, native)
 
 
 def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.NativeFunction]:

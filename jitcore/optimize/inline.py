@@ -50,7 +50,7 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             if not isinstance(impl, Resolved) or impl.callee is None:
                 continue
             dispatcher, signature = cast(tuple[Any, Any], impl.callee)
-            overload = dispatcher._overloads.get(signature)
+            overload = dispatcher.overload(signature)
             if overload is None or getattr(overload.record, "inline_ir", None) is None:
                 continue
             callee_ir = overload.record.inline_ir

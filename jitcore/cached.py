@@ -1,0 +1,123 @@
+"""Specializations from and to the disk cache: the glue between a compile session and
+`jitcore.cache` (which knows files, keys and checksums, and nothing of dispatchers).
+
+An entry stores a specialization's object code, return type and symbol, and the callees it
+links against by module, qualified name and signature. Loading an entry first makes sure
+every callee is present (loaded or compiled, through the session), then runs the pipeline's
+`cache-load` stage. Anything that does not fit (a callee that cannot be found or compiled, a
+symbol already linked in this process) is a miss: the caller compiles afresh.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jitcore import cache, machine_code, pipeline
+from jitcore.argtypes import parse_signature
+from jitcore.errors import JitError
+from jitcore.ir import types as T
+
+if TYPE_CHECKING:
+    from jitcore.dispatcher import Dispatcher
+
+Signature = tuple[T.Type, ...]
+OwnerLookup = Callable[[str], "tuple[Dispatcher, Signature] | None"]
+CalleeCompiler = Callable[["Dispatcher", Signature], "str | None"]
+
+locked = cache.locked
+
+
+def directory() -> Path | None:
+    """The cache directory, if it can be used (else caching is off for this compile)."""
+    path = cache.default_directory()
+    return path if cache.usable_directory(path) else None
+
+
+def key_of(dispatcher: Dispatcher, sig: Signature) -> str:
+    return cache.function_key(dispatcher, ", ".join(map(str, sig)))
+
+
+def load(
+    directory: Path,
+    key: str,
+    dispatcher: Dispatcher,
+    sig: Signature,
+    key_seconds: float,
+    compile_callee: CalleeCompiler,
+) -> pipeline.Overload | None:
+    """The cached specialization under `key`, linked and ready; None on a miss."""
+    entry = cache.load(directory, key)
+    if entry is None:
+        return None
+    header = entry.header
+    symbol = header["symbol"]
+    if machine_code.is_linked(symbol):
+        return None  # this process already has that name: compile a fresh copy instead
+    for callee in header["callees"]:
+        if callee["symbol"] == symbol or machine_code.is_linked(callee["symbol"]):
+            continue
+        target = find_dispatcher(callee["module"], callee["qualname"])
+        if target is None:
+            return None
+        try:
+            loaded = compile_callee(target, parse_signature(callee["signature"]))
+        except JitError:
+            return None
+        if loaded != callee["symbol"]:
+            return None
+    return pipeline.load_cached(
+        entry.object_code,
+        sig,
+        T.parse_type(header["return_type"]),
+        symbol,
+        [c["symbol"] for c in header["callees"]],
+        dispatcher.py_func.__name__,
+        key_seconds,
+    )
+
+
+def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
+    """The jitted function `module.qualname`, if it can be imported and is one."""
+    try:
+        obj: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return None
+    return obj if getattr(obj, "__jitcore_dispatcher__", False) else None
+
+
+def store(dispatcher: Dispatcher, overload: pipeline.Overload, owner_of: OwnerLookup) -> None:
+    """Write a freshly compiled specialization to the cache, if its callees can be found again."""
+    callees = []
+    for symbol in overload.record.callees:
+        owner = owner_of(symbol)
+        if owner is None:
+            return
+        callee, callee_sig = owner
+        described = {
+            "symbol": symbol,
+            "module": callee.py_func.__module__,
+            "qualname": callee.py_func.__qualname__,
+            "signature": ", ".join(map(str, callee_sig)),
+        }
+        callees.append(described)
+        if (
+            find_dispatcher(described["module"], described["qualname"]) is not callee
+            and callee is not dispatcher
+        ):
+            return  # not reachable by name (a local function): cannot be found from the cache
+    header = {
+        "module": dispatcher.py_func.__module__,
+        "qualname": dispatcher.py_func.__qualname__,
+        "signature": ", ".join(map(str, overload.signature)),
+        "return_type": str(overload.return_type),
+        "symbol": overload.symbol,
+        "callees": callees,
+        "compile_seconds": {k: round(v, 6) for k, v in overload.record.stages.items()},
+    }
+    assert overload.cache_key is not None
+    cache.store(cache.default_directory(), overload.cache_key, header, overload.record.object_code)

@@ -1,0 +1,281 @@
+"""Compile sessions: one compilation, from the first signature asked for to linked native code.
+
+A call that needs a new specialization opens a `CompileSession`; compiling a jitted callee
+while its caller is being typed joins the same session. The session owns everything one
+compilation needs and nothing outlives it:
+
+* `assumed`: the specializations being typed right now, with the return type assumed for
+  each. A recursive call is typed with its assumption; a call whose return type is not known
+  yet (a recursive cycle still looking for its base case) is typed as bottom, and the
+  caller's `typeinfer` result says it is incomplete, so the caller is typed again with the
+  return type its base cases gave. No exception is used as control flow.
+* `group`: the specializations compiled for this request, linked together at the end (a
+  mutually recursive group needs each other's symbols), or all discarded if it fails.
+* `cache_keys`: the disk-cache keys of the specializations to store once they are linked.
+
+Sessions are serialized by one process-wide re-entrant lock: two threads making the first
+call of a function at once compile it once, and the second finds the finished specialization
+when it gets the lock. (Compilation mostly runs Python code under the GIL, so a finer lock
+would buy little and invite lock-order deadlocks between callers and callees.)
+
+The symbol table is the process's record of what is linked: each kernel symbol belongs to
+one dispatcher and signature, which the cache needs to describe callees and the inliner to
+find a callee's IR.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import re
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from jitcore import cached, machine_code, pipeline
+from jitcore.errors import JitError, TypingError
+from jitcore.ir import types as T
+from jitcore.pipeline import Overload
+
+if TYPE_CHECKING:
+    from jitcore.dispatcher import Dispatcher
+
+Signature = tuple[T.Type, ...]
+
+COMPILE_LOCK = threading.RLock()
+_local = threading.local()
+
+
+@dataclass
+class CompileSession:
+    """The state of one compilation (see the module docstring)."""
+
+    assumed: dict[tuple[int, Signature], T.Type | None] = field(default_factory=dict)
+    group: list[tuple[Dispatcher, Overload]] = field(default_factory=list)
+    cache_keys: dict[tuple[int, Signature], str] = field(default_factory=dict)
+    depth: int = 0  # nesting of specializations being compiled (1 = the one asked for)
+    caching: int = 0  # > 0 while compiling for a cached function: its callees use the cache
+
+
+@contextlib.contextmanager
+def open_session() -> Iterator[CompileSession]:
+    """The calling thread's session: a new one under the compile lock, or the one it is
+    already running (a callee compiled while its caller is typed)."""
+    with COMPILE_LOCK:
+        current: CompileSession | None = getattr(_local, "session", None)
+        if current is not None:
+            yield current
+            return
+        session = CompileSession()
+        _local.session = session
+        try:
+            yield session
+        finally:
+            _local.session = None
+
+
+def current_session() -> CompileSession | None:
+    return getattr(_local, "session", None)
+
+
+class SymbolTable:
+    """Kernel symbols of this process: unique names, and who owns each linked one."""
+
+    def __init__(self) -> None:
+        self._names: dict[str, int] = {}  # symbol -> serial of the dispatcher that named it
+        self.owners: dict[str, tuple[Dispatcher, Signature]] = {}
+
+    def name_for(self, dispatcher: Dispatcher, sig: Signature) -> str:
+        """A symbol for `dispatcher`'s specialization `sig`: stable across processes (the cache
+        stores it), never shared by two dispatchers and never linked twice (after clear())."""
+        func = dispatcher.py_func
+        params = ", ".join(map(str, sig))
+        text = f"{func.__module__}.{func.__qualname__}({params}){dispatcher.options}"
+        digest = hashlib.sha1(text.encode()).hexdigest()[:12]
+        base = re.sub(
+            r"[^A-Za-z0-9_.]", "_", f"jit.{func.__module__}.{func.__qualname__}.{digest}"
+        )
+        name, n = base, 1
+        while self._names.setdefault(
+            name, dispatcher.serial
+        ) != dispatcher.serial or machine_code.is_linked(name):
+            n += 1
+            name = f"{base}.{n}"
+        return name
+
+    def owner(self, symbol: str) -> tuple[Dispatcher, Signature] | None:
+        return self.owners.get(symbol)
+
+
+SYMBOLS = SymbolTable()
+
+
+def compile_signature(dispatcher: Dispatcher, sig: Signature) -> Overload:
+    """The specialization of `dispatcher` for `sig`: already compiled, loaded from the disk
+    cache, or compiled now. Thread-safe: exactly one compile per signature."""
+    existing = dispatcher.overload(sig)
+    if existing is not None:
+        return existing
+    with open_session() as session:
+        existing = dispatcher.overload(sig)  # another thread may have finished it meanwhile
+        if existing is not None:
+            return existing
+        overload = _compile(session, dispatcher, sig)
+        if overload is None:
+            parsed = dispatcher.parsed()
+            raise TypingError(
+                f"cannot infer the return type of {dispatcher.py_func.__qualname__}: it "
+                "depends on a recursive call with no base case",
+                loc=parsed.loc(parsed.tree),
+                hint="add a non-recursive return path",
+            )
+        return overload
+
+
+def compile_for_inspection(dispatcher: Dispatcher, sig: Signature) -> pipeline.CompileRecord:
+    """Run the pipeline once more for `sig`, keeping every stage's text (nothing is linked)."""
+    with open_session() as session:
+        record = _run_pipeline(session, dispatcher, sig, keep_text=True)
+        if record is None:
+            raise TypingError(
+                f"cannot infer the return type of {dispatcher.py_func.__qualname__}",
+                hint="add a non-recursive return path",
+            )
+        return record
+
+
+def callee_return(dispatcher: Dispatcher, sig: Signature) -> tuple[T.Type, str]:
+    """Return type and symbol of a jitted callee, for typing a call from compiled code. The
+    type is bottom while it is not known yet (a recursive cycle being typed)."""
+    session = current_session()
+    assert session is not None, "callees are typed inside a compile session"
+    token = (id(dispatcher), sig)
+    if token in session.assumed:
+        return session.assumed[token] or T.BOTTOM, SYMBOLS.name_for(dispatcher, sig)
+    overload = dispatcher.overload(sig) or _compile(session, dispatcher, sig)
+    if overload is None:
+        return T.BOTTOM, SYMBOLS.name_for(dispatcher, sig)
+    return overload.return_type, overload.symbol
+
+
+def _compile(session: CompileSession, dispatcher: Dispatcher, sig: Signature) -> Overload | None:
+    """Compile within `session`; None when the return type is not known yet."""
+    caching = dispatcher.options.cache or session.caching > 0
+    if caching and (id(dispatcher), sig) not in session.assumed:
+        session.caching += 1
+        try:
+            return _load_or_compile(session, dispatcher, sig)
+        finally:
+            session.caching -= 1
+    return compile_fresh(session, dispatcher, sig)
+
+
+def _load_or_compile(
+    session: CompileSession, dispatcher: Dispatcher, sig: Signature
+) -> Overload | None:
+    """Load the specialization from the disk cache, or compile it and have it stored there."""
+    start = time.perf_counter()
+    directory = cached.directory()
+    if directory is None:
+        return compile_fresh(session, dispatcher, sig)
+    key = cached.key_of(dispatcher, sig)
+    key_seconds = time.perf_counter() - start
+    # The outermost compilation takes the key's lock, so parallel workers compile once.
+    lock = cached.locked(directory, key) if session.depth == 0 else contextlib.nullcontext()
+    with lock:
+        overload = cached.load(directory, key, dispatcher, sig, key_seconds, _compile_callee)
+        if overload is not None:
+            SYMBOLS.owners[overload.symbol] = (dispatcher, sig)
+            dispatcher.add_overload(overload)
+            return overload
+        session.cache_keys[(id(dispatcher), sig)] = key
+        overload = compile_fresh(session, dispatcher, sig)
+        if overload is not None and overload.native is not None and overload.cache_key is None:
+            overload.cache_key = key
+            cached.store(dispatcher, overload, SYMBOLS.owner)
+    return overload
+
+
+def _compile_callee(dispatcher: Dispatcher, sig: Signature) -> str | None:
+    """Load or compile a callee a cached entry links against; its symbol, or None."""
+    overload = compile_signature(dispatcher, sig)
+    return overload.symbol
+
+
+def compile_fresh(
+    session: CompileSession, dispatcher: Dispatcher, sig: Signature
+) -> Overload | None:
+    """Run the pipeline for `sig` and add the result to the session's group; the outermost
+    compilation links the group (and stores it in the cache) when it is complete."""
+    session.depth += 1
+    failed = True
+    try:
+        record = _run_pipeline(session, dispatcher, sig, keep_text=False)
+        failed = False
+    finally:
+        session.depth -= 1
+        if failed and session.depth == 0:
+            _discard_group(session)
+    if record is None:
+        return None
+    overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
+    SYMBOLS.owners[record.symbol] = (dispatcher, sig)
+    overload.cache_key = session.cache_keys.pop((id(dispatcher), sig), None)
+    pipeline.emit_machine_code(record, dispatcher.options.opt)
+    dispatcher.add_overload(overload)
+    session.group.append((dispatcher, overload))
+    if session.depth == 0:
+        _link_group(session)
+    return overload
+
+
+def _run_pipeline(
+    session: CompileSession, dispatcher: Dispatcher, sig: Signature, keep_text: bool
+) -> pipeline.CompileRecord | None:
+    parsed = dispatcher.parsed()
+    token = (id(dispatcher), sig)
+    nested = token in session.assumed
+    session.assumed.setdefault(token, None)
+    try:
+        return pipeline.run_pipeline(
+            parsed,
+            sig,
+            dispatcher.options,
+            SYMBOLS.name_for(dispatcher, sig),
+            resolve_callee=dispatcher.resolve_callee,
+            assumed_return=lambda: session.assumed.get(token),
+            assume_return=lambda t: session.assumed.__setitem__(token, t),
+            keep_text=keep_text,
+            parse_seconds=dispatcher.parse_seconds,
+        )
+    except JitError as err:
+        err.with_note(
+            f"while compiling {dispatcher.py_func.__qualname__}({', '.join(map(str, sig))})"
+        )
+        raise
+    finally:
+        if not nested:
+            session.assumed.pop(token, None)
+
+
+def _discard_group(session: CompileSession) -> None:
+    """The outer compilation failed: callees compiled for it may refer to its missing symbol."""
+    for dispatcher, overload in session.group:
+        dispatcher.remove_overload(overload.signature)
+    session.group.clear()
+
+
+def _link_group(session: CompileSession) -> None:
+    group = list(session.group)
+    session.group.clear()
+    natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
+    for (_, overload), native in zip(group, natives):
+        overload.native = native.callable
+        overload.keep_alive = native
+    # a mutually recursive group (one library for several functions) is not cached
+    if len({id(d) for d, _ in group}) == len(group) or len(group) == 1:
+        for dispatcher, overload in group:
+            if overload.cache_key is not None:
+                cached.store(dispatcher, overload, SYMBOLS.owner)
