@@ -101,6 +101,6 @@ def test_stress_rounds_of_first_calls(
             return x * x + k
 
         jpoly = jit(mode="compiled", cache=cache)(poly)
-        results = _all_at_once(16, lambda i, f=jpoly: f(float(i), round_))
+        results = _all_at_once(16, lambda i, f=jpoly, k=round_: f(float(i), k))
         assert results == [poly(float(i), round_) for i in range(16)]
     assert len(runs) == 20
