@@ -65,7 +65,8 @@ def check_function(
     try:
         run_differential(spec, executor, stats)
         if run.bench:
-            _time(executor, plan, config, binding, result, BenchOptions.from_config(pytest_config))
+            options = BenchOptions.from_config(pytest_config)
+            _time(executor, target, plan, config, binding, result, options)
     finally:
         result.diff = stats.as_dict()
         result.compile = result.compile or executor.compile_stats()
@@ -80,6 +81,7 @@ def _executor(target: Any, binding: str, modes: list[Mode], run: RunSettings) ->
 
 def _time(
     executor: Any,
+    target: Any,
     plan: InputPlan,
     config: CheckConfig,
     binding: str,
@@ -92,7 +94,7 @@ def _time(
     except Underivable as exc:
         result.bench_error = f"no timing input: {exc}; give @jitcheck(bench_args=...)"
         return
-    names = tuple(inspect.signature(executor.py_func).parameters)
+    names = tuple(inspect.signature(target.py_func).parameters)
     result.bench_input = summarize_call(binding, names, args)
     timed = executor.bench(args, options, result.nodeid)
     if "error" in timed:

@@ -1,8 +1,14 @@
 """Running a function: Python and each compiled mode, in this process.
 
-The Python reference is the function as plain Python *all the way down* (`pure_python`): a
-jitted callee, or the function itself when it recurses, would otherwise run compiled inside
-the reference, and a miscompiled callee would agree with itself.
+The Python reference runs in the dispatcher's own Python mode (`Dispatcher.run(...,
+mode="python")`): every jitted function it reaches, itself and its callees by whatever route,
+runs as plain Python, so a miscompiled callee can never agree with itself. That is the same
+definition of "as Python" that jitcore's tests and `JITCORE_DISABLE_JIT` use.
+
+Timing is different: in Python mode each call of a jitted callee still passes through its
+dispatcher (about 7x the time of plain `fib(20)`), which would inflate every speedup. The
+Python baseline of `bench` is therefore a plain copy (`plain_python`) whose globals and
+closure cells name plain-Python copies of the jitted functions instead.
 
 `LocalExecutor` owns one fresh dispatcher per mode (never the user's, whose mode may be AUTO
 and whose compile statistics we must not disturb). `call` runs one mode on arguments the
@@ -13,18 +19,18 @@ a pipe, so both paths share this code.
 
 from __future__ import annotations
 
+import functools
 import types
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
-
-import numpy as np
+from typing import Any
 
 from jitcheck.bench import BenchOptions, speedup, time_call
 from jitcheck.compare import Outcome
 from jitcheck.modes import Mode
 from jitcheck.values import fresh_copy
 from jitcore import ExecutionMode, JitError
+from jitcore.argtypes import typeof
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import types as T
 
@@ -54,32 +60,23 @@ def invoke(func: Callable[..., Any], args: tuple[Any, ...]) -> Outcome:
 
 
 def signature_of(args: tuple[Any, ...]) -> tuple[T.Type, ...] | None:
-    """The IR types the dispatcher will see for `args`, or None if one has no IR type."""
+    """The IR types the dispatcher will see for `args` (jitcore's own argument typing), or
+    None if the dispatcher refuses one of them."""
     try:
-        return tuple(_type_of(a) for a in args)
+        return tuple(typeof(a) for a in args)
     except TypeError:
         return None
 
 
-def _type_of(value: Any) -> T.Type:
-    simple = {bool: T.BOOL, int: T.I64, float: T.F64, complex: T.C128, type(None): T.NONE}
-    if type(value) in simple:
-        return simple[type(value)]
-    if isinstance(value, np.generic):
-        return T.from_dtype(value.dtype)
-    if isinstance(value, tuple):
-        return T.Tuple(tuple(_type_of(v) for v in value))
-    if isinstance(value, np.ndarray):
-        layout: Literal["C", "F", "A"] = "A"
-        if value.flags.c_contiguous or value.flags.f_contiguous:
-            layout = "C" if value.flags.c_contiguous else "F"
-        return T.Array(T.from_dtype(value.dtype), value.ndim, layout)
-    raise TypeError(type(value).__name__)
+def python_reference(dispatcher: Any) -> Callable[..., Any]:
+    """The function as the Python reference: the dispatcher's Python mode, callees included."""
+    return functools.partial(dispatcher.run, mode=ExecutionMode.PYTHON)
 
 
-def pure_python(dispatcher: Any) -> Callable[..., Any]:
+def plain_python(dispatcher: Any) -> Callable[..., Any]:
     """`dispatcher.py_func`, with every jitted function it reaches through its globals and
-    closure cells (itself included) replaced by such a plain-Python copy."""
+    closure cells (itself included) replaced by such a plain-Python copy: the Python baseline
+    that `bench` times (see the module docstring for why timing does not use Python mode)."""
     return _PurePython().function(dispatcher.py_func)
 
 
@@ -100,32 +97,39 @@ class _PurePython:
         module_globals = func.__globals__
         fresh = id(module_globals) not in self._globals
         patched = self._globals.setdefault(id(module_globals), dict(module_globals))
-        copy = types.FunctionType(
-            func.__code__, patched, func.__name__, func.__defaults__, self._cells(func)
-        )
+        cells, pending = self._cells(func)
+        copy = types.FunctionType(func.__code__, patched, func.__name__, func.__defaults__, cells)
         copy.__kwdefaults__ = func.__kwdefaults__
         copy.__qualname__ = func.__qualname__
         self._functions[id(func)] = copy
+        # filled after the copy is known, so a nested function that names itself recurses
+        # into its copy
+        for cell, py_func in pending:
+            cell.cell_contents = self.function(py_func)
         if fresh:
             for name, value in module_globals.items():
                 if _is_dispatcher(value):
                     patched[name] = self.function(value.py_func)
         return copy
 
-    def _cells(self, func: types.FunctionType) -> tuple[types.CellType, ...] | None:
+    def _cells(
+        self, func: types.FunctionType
+    ) -> tuple[tuple[types.CellType, ...] | None, list[tuple[types.CellType, Any]]]:
+        """The copy's closure cells: new (still empty) cells where a dispatcher was, listed
+        with the Python function to fill them with; the other cells shared."""
         if func.__closure__ is None:
-            return None
-        cells = []
+            return None, []
+        cells, pending = [], []
         for cell in func.__closure__:
             try:
                 value = cell.cell_contents
             except ValueError:  # an empty cell (a name assigned after the closure)
-                cells.append(cell)
-                continue
-            cells.append(
-                types.CellType(self.function(value.py_func)) if _is_dispatcher(value) else cell
-            )
-        return tuple(cells)
+                value = None
+            if _is_dispatcher(value):
+                cell = types.CellType()
+                pending.append((cell, value.py_func))
+            cells.append(cell)
+        return tuple(cells), pending
 
 
 def _is_dispatcher(obj: object) -> bool:
@@ -136,7 +140,8 @@ class LocalExecutor:
     """Python and the compiled modes of one function, run in this process."""
 
     def __init__(self, dispatcher: Any, modes: Sequence[Mode]) -> None:
-        self.py_func = pure_python(dispatcher)
+        self.reference = python_reference(dispatcher)
+        self.plain = plain_python(dispatcher)
         self.dispatchers = {
             m.label: dispatcher.with_options(mode=ExecutionMode.COMPILED, **m.changes)
             for m in modes
@@ -144,7 +149,7 @@ class LocalExecutor:
         self._first_stats: dict[str, dict[str, Any]] = {}
 
     def call_python(self, args: tuple[Any, ...]) -> Outcome:
-        return invoke(self.py_func, args)
+        return invoke(self.reference, args)
 
     def call(self, label: str, args: tuple[Any, ...]) -> Outcome:
         """Run mode `label`; CompileFailure if it could not compile for these arguments."""
@@ -174,11 +179,11 @@ class LocalExecutor:
         Each mode is timed on a new dispatcher, so its compile statistics are those of the
         timed signature, and whether the cache served it is that run's truth.
         """
-        python = invoke(self.py_func, fresh_copy(args))
+        python = invoke(self.plain, fresh_copy(args))
         if python.raised:
             reason = f"the timing input raised in Python: {python.describe()}"
             return {"error": f"{reason}; give @jitcheck(bench_args=...)"}
-        timing = {"python": time_call(self.py_func, fresh_copy(args), f"{name}[python]", options)}
+        timing = {"python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options)}
         compile_stats: dict[str, Any] = {}
         errors: dict[str, str] = {}
         for label, d in self.dispatchers.items():

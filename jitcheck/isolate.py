@@ -27,7 +27,7 @@ from typing import Any
 
 from jitcheck.bench import BenchOptions
 from jitcheck.compare import Outcome
-from jitcheck.execute import CompileFailure, LocalExecutor, invoke, pure_python
+from jitcheck.execute import CompileFailure, LocalExecutor, invoke, python_reference
 from jitcheck.modes import Mode
 from jitcheck.values import pack, unpack
 
@@ -44,7 +44,7 @@ class IsolatedExecutor:
     """Python in this process; the compiled modes in a child process (restarted if it dies)."""
 
     def __init__(self, dispatcher: Any, binding: str, modes: Sequence[Mode], timeout: float):
-        self.py_func = pure_python(dispatcher)
+        self.reference = python_reference(dispatcher)
         module = sys.modules[dispatcher.__module__]
         self._target = (module.__name__, getattr(module, "__file__", None), binding)
         self._modes = [(m.label, dict(m.changes)) for m in modes]
@@ -53,7 +53,7 @@ class IsolatedExecutor:
         self._to_child = self._from_child = -1
 
     def call_python(self, args: tuple[Any, ...]) -> Outcome:
-        return invoke(self.py_func, args)
+        return invoke(self.reference, args)
 
     def call(self, label: str, args: tuple[Any, ...]) -> Outcome:
         reply = self._request(("call", label, pack(args)), self._timeout)

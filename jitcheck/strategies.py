@@ -35,6 +35,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from jitcore import ArraySpec
+from jitcore.argtypes import parse_signature
 from jitcore.ir import types as T
 
 INT_BOUND = 1000
@@ -202,28 +203,6 @@ def _from_dtype(dtype: Any) -> T.Scalar:
 
 def _name(annotation: Any) -> str:
     return getattr(annotation, "__qualname__", None) or repr(annotation)
-
-
-def parse_signature(signature: Any) -> tuple[T.Type, ...]:
-    """A jit signature as IR types: text (`"f64, i64"`) or a sequence of types, IR types or
-    type names, as `jit(signatures=...)` accepts."""
-    items = split_top_level(signature) if isinstance(signature, str) else list(signature)
-    return tuple(
-        T.parse_type(item) if isinstance(item, str) else type_from_annotation(item)
-        for item in items
-    )
-
-
-def split_top_level(text: str) -> list[str]:
-    """Split a signature's text on the commas outside parentheses."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
 
 
 # --- deriving a plan -----------------------------------------------------------------------

@@ -11,7 +11,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from jitcore import JitOptions
+from jitcore import ExecutionMode, JitOptions
 
 
 class FakeCompileStats:
@@ -50,6 +50,12 @@ class FakeDispatcher:
         if self.unchecked is not None and not self.options.boundscheck:
             return self.unchecked(*args)
         return self.compiled(*args)
+
+    def run(self, *args: Any, mode: Any = None) -> Any:
+        """`Dispatcher.run`: jitcheck's Python reference asks for mode PYTHON."""
+        if mode is not None and ExecutionMode(mode) is ExecutionMode.PYTHON:
+            return self.py_func(*args)
+        return self(*args)
 
     def stats(self, signature: Any = None) -> FakeCompileStats:
         return FakeCompileStats()

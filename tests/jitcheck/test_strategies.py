@@ -18,7 +18,6 @@ from jitcheck.strategies import (
     arrays,
     derive_plan,
     for_type,
-    parse_signature,
     timing_input,
     type_from_annotation,
 )
@@ -110,13 +109,22 @@ def test_other_annotations_are_underivable(annotation: object) -> None:
         type_from_annotation(annotation)
 
 
-def test_signatures_parse_as_jit_accepts_them() -> None:
-    assert parse_signature("f64, i64") == (T.F64, T.I64)
-    assert parse_signature("tuple(i64, f64), array(f32, 2d, C)") == (
-        T.Tuple((T.I64, T.F64)),
-        T.Array(T.F32, 2, "C"),
-    )
-    assert parse_signature((int, np.float32, "bool")) == (T.I64, T.F32, T.BOOL)
+def test_signatures_are_read_by_jitcores_own_parser() -> None:
+    # every spelling `jit(signatures=...)` accepts types the inputs alike: text, tuple and array
+    # types, Python and NumPy types, IR types
+    def g(t: object, a: object, x: object) -> object:
+        return t
+
+    spellings = [
+        "tuple(i64, f64), array(f32, 2d, C), bool",
+        ("tuple(i64, f64)", "array(f32, 2d, C)", bool),
+        (T.Tuple((T.I64, T.F64)), T.Array(T.F32, 2, "C"), np.bool_),
+    ]
+    for signature in spellings:
+        plan = derive_plan(jit(signatures=[signature])(g), {}, {})
+        assert plan.source == "jit signatures"
+        want = {"t": T.Tuple((T.I64, T.F64)), "a": T.Array(T.F32, 2, "C"), "x": T.BOOL}
+        assert plan.types == (want,)
 
 
 # --- where inputs come from ----------------------------------------------------------------
