@@ -2,7 +2,7 @@
 
 * The repository's conftest turns the IR verifier on (`JITCORE_DEBUG=1`) for tests; it would
   inflate compile latency, so a run that times anything turns it off in `pytest_configure`,
-  before any kernel module is imported (`jitcore.api.options_from_env` reads the variable
+  before any kernel module is imported (`jitcore.options.options_from_env` reads the variable
   when `@jit` runs), and checks that it is off. A run that times nothing (`--benchmark-skip`,
   `--benchmark-disable`: the plain tests in this directory) keeps the verifier on.
 * Fewer rounds than pytest-benchmark's defaults keep `make bench` within minutes on two
@@ -34,7 +34,7 @@ def _times(config: pytest.Config) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from jitcore.api import JitOptions, options_from_env
+    from jitcore.options import JitOptions, options_from_env
 
     if _times(config):
         os.environ["JITCORE_DEBUG"] = "0"

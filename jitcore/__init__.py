@@ -7,7 +7,7 @@ def f(x: float, n: int) -> float: ...
 """
 
 from jitcore.annotations import Array, ArraySpec
-from jitcore.api import ExecutionMode, JitOptions, jit
+from jitcore.api import jit
 from jitcore.errors import (
     InternalCompilerError,
     JitError,
@@ -16,6 +16,8 @@ from jitcore.errors import (
     TypingError,
     UnsupportedError,
 )
+from jitcore.lib import supported
+from jitcore.options import ExecutionMode, JitOptions
 
 __version__ = "0.1.0"
 
@@ -32,4 +34,5 @@ __all__ = [
     "UnsupportedError",
     "__version__",
     "jit",
+    "supported",
 ]

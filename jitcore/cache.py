@@ -33,6 +33,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import llvmlite
+import llvmlite.binding as llvm
+import numpy as np
+
+from jitcore.llvm_opt import host_cpu
+from jitcore.options import cache_directory_from_env
+
 MAGIC = b"JITCORE-CACHE 1\n"
 SUFFIX = ".jitcore"
 FORMAT_VERSION = 1
@@ -44,8 +51,6 @@ class CacheWarning(UserWarning):
 
 def default_directory() -> Path:
     """`$JITCORE_CACHE_DIR`, else `$XDG_CACHE_HOME/jitcore`, else `~/.cache/jitcore`."""
-    from jitcore.api import cache_directory_from_env
-
     configured = cache_directory_from_env()
     if configured:
         return Path(configured)
@@ -102,12 +107,6 @@ def usable_directory(directory: Path) -> bool:
 @functools.cache
 def environment_fingerprint() -> str:
     """What every key shares: jitcore's own code, LLVM/Python/NumPy versions, the host CPU."""
-    import llvmlite
-    import llvmlite.binding as llvm
-    import numpy
-
-    from jitcore.llvm_opt import host_cpu
-
     digest = hashlib.sha256()
     package = Path(__file__).parent
     for path in sorted(package.rglob("*.py")):
@@ -118,7 +117,7 @@ def environment_fingerprint() -> str:
         llvmlite.__version__,
         str(llvm.llvm_version_info),
         sys.version,
-        numpy.__version__,
+        np.__version__,
         cpu,
         features,
         str(FORMAT_VERSION),
@@ -203,13 +202,8 @@ def _value_key(value: object, visiting: frozenset[int]) -> str:
     if isinstance(value, types.FunctionType | types.BuiltinFunctionType | type):
         module, name = getattr(value, "__module__", ""), getattr(value, "__qualname__", "")
         return f"{type(value).__name__}:{module}.{name}"
-    try:
-        import numpy as np
-
-        if isinstance(value, np.generic | np.dtype):
-            return f"numpy:{value!r}"
-    except ImportError:  # pragma: no cover
-        pass
+    if isinstance(value, np.generic | np.dtype):
+        return f"numpy:{value!r}"
     return f"object:{type(value).__qualname__}"
 
 

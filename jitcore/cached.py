@@ -19,6 +19,7 @@ from jitcore import cache, machine_code, pipeline
 from jitcore.argtypes import parse_signature
 from jitcore.errors import JitError
 from jitcore.ir import types as T
+from jitcore.lib import registry
 
 if TYPE_CHECKING:
     from jitcore.dispatcher import Dispatcher
@@ -87,6 +88,8 @@ def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
             obj = getattr(obj, part)
     except (ImportError, AttributeError):
         return None
+    if registry.is_library_kernel(obj):
+        return registry.kernel_dispatcher(obj)  # type: ignore[no-any-return]
     return obj if getattr(obj, "__jitcore_dispatcher__", False) else None
 
 

@@ -20,12 +20,13 @@ from typing import Any, cast
 import numpy as np
 
 from jitcore import machine_code, pipeline, session
-from jitcore.api import ExecutionMode, JitOptions
 from jitcore.argtypes import parse_signature, type_key, typeof
 from jitcore.errors import JitError, JitFallbackWarning, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.lib import registry
 from jitcore.lib.registry import Operand, Resolved
+from jitcore.options import ExecutionMode, JitOptions
 from jitcore.parse import ParsedFunction, parse_function
 from jitcore.pipeline import Overload
 
@@ -406,3 +407,19 @@ def _arg_check(key: object):  # noqa: ANN202
     if isinstance(key, tuple) and key[0] is np.ndarray:
         return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
     return ArgCheck("type", id(key))
+
+
+_LIBRARY_KERNELS: dict[Callable[..., Any], Dispatcher] = {}
+
+
+def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
+    """The dispatcher of a `jitcore.lib` kernel: compiled mode, no bounds checks (see
+    `registry.library_kernel`)."""
+    kernel = _LIBRARY_KERNELS.get(func)
+    if kernel is None:
+        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False)
+        kernel = _LIBRARY_KERNELS.setdefault(func, Dispatcher(func, options))
+    return kernel
+
+
+registry.set_kernel_dispatcher(_library_kernel_dispatcher)

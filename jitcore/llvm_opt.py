@@ -16,7 +16,7 @@ from llvmlite import ir as ll
 
 
 @functools.cache
-def _initialized() -> bool:
+def initialize_llvm() -> bool:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     return True
@@ -25,13 +25,13 @@ def _initialized() -> bool:
 @functools.cache
 def host_cpu() -> tuple[str, str]:
     """The host CPU's name and feature string, as the target machine and the cache key use."""
-    _initialized()
+    initialize_llvm()
     return llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
 
 
 @functools.cache
 def target_machine(opt: int) -> llvm.TargetMachine:
-    _initialized()
+    initialize_llvm()
     cpu, features = host_cpu()
     target = llvm.Target.from_default_triple()
     return target.create_target_machine(
@@ -41,7 +41,7 @@ def target_machine(opt: int) -> llvm.TargetMachine:
 
 def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
     """Parse, verify and optimize `module` at level `opt` (the `llvm-opt` stage)."""
-    _initialized()
+    initialize_llvm()
     tm = target_machine(opt)
     ref = llvm.parse_assembly(str(module))
     ref.triple = tm.triple

@@ -21,7 +21,9 @@ from typing import Any
 
 import llvmlite.binding as llvm
 
-from jitcore.llvm_opt import _initialized, target_machine
+from jitcore import cache
+from jitcore.llvm_opt import initialize_llvm, optimize_module, target_machine
+from jitcore.runtime import nrt
 
 METH_FASTCALL = 0x0080
 
@@ -46,7 +48,7 @@ _libraries: dict[str, llvm.ResourceTracker] = {}  # symbol -> the library defini
 @functools.cache
 def jit_engine() -> llvm.LLJIT:
     """The process-wide ORC JIT; every compiled library lives in it."""
-    _initialized()
+    initialize_llvm()
     return llvm.create_lljit_compiler(target_machine(3))
 
 
@@ -78,10 +80,6 @@ class NativeFunction:
 
 def _runtime_object() -> bytes:
     """The runtime's object code; kept in the compile cache directory when that is usable."""
-    from jitcore import cache
-    from jitcore.llvm_opt import optimize_module
-    from jitcore.runtime import nrt
-
     # Only a cache directory that already exists and is private: the runtime never creates
     # one for a user who did not ask for caching. Entries get the cache's own checks.
     directory = cache.default_directory()
@@ -106,8 +104,6 @@ def _runtime_object() -> bytes:
 @functools.cache
 def runtime_symbols() -> dict[str, int]:
     """Link the runtime library (once per process) and return its exported addresses."""
-    from jitcore.runtime import nrt, numpy_api_address
-
     builder = llvm.JITLibraryBuilder().add_current_process().add_object_img(_runtime_object())
     for name in nrt.EXPORTS:
         builder.export_symbol(name)
@@ -126,8 +122,6 @@ _dispatchers = 0
 def link_dispatcher(module: object, fallback: object) -> NativeFunction:
     """Link a generated dispatcher; `fallback` (called for any other arguments) becomes the
     built-in function's `self`, which the generated code receives as its first argument."""
-    from jitcore.llvm_opt import optimize_module
-
     global _dispatchers
     ref = optimize_module(module, 0)  # straight-line code: no passes
     name = module.name  # type: ignore[attr-defined]
@@ -180,3 +174,16 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         func = _new_cfunction(ctypes.addressof(method), None, None)
         out.append(NativeFunction(func, address, kernel_address, tracker, method))
     return out
+
+
+def numpy_api_address() -> int:
+    """The address of NumPy's C-API function table, which the entry points use to box arrays."""
+    try:
+        import numpy._core._multiarray_umath as multiarray
+    except ImportError:  # NumPy 1.x
+        import numpy.core._multiarray_umath as multiarray  # type: ignore[no-redef]
+
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    return get_pointer(multiarray._ARRAY_API, None)

@@ -38,16 +38,3 @@ def set_python_mode(on: bool) -> None:
 
 def python_mode_flag_address() -> int:
     return _addresses()[nrt.PYTHON_MODE]
-
-
-def numpy_api_address() -> int:
-    """The address of NumPy's C-API function table, which the entry points use to box arrays."""
-    try:
-        import numpy._core._multiarray_umath as multiarray
-    except ImportError:  # NumPy 1.x
-        import numpy.core._multiarray_umath as multiarray  # type: ignore[no-redef]
-
-    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-    get_pointer.restype = ctypes.c_void_p
-    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-    return get_pointer(multiarray._ARRAY_API, None)
