@@ -1,11 +1,39 @@
-"""Supported operations (builtins, math, cmath, numpy): each module registers its typing rules
-and emitters in `jitcore.lib.registry` when imported."""
+"""Supported operations (builtins, math, cmath, NumPy): typing rules and emitters together.
 
-import functools
+Each rule module registers its rules in `registry` when imported; `catalog` imports them all
+and lists them (`jitcore.supported()`). Modules import each other only downwards, at module
+level, in these layers (a module may use any layer below its own):
+
+    catalog                          imports every rule module; the listing and README tables
+    builtins  mathlib                builtins, math and cmath functions
+    operators                        Python operators; dispatches array operands upwards to...
+    ufuncs                           elementwise NumPy operations and functions
+    reductions                       reductions, scans, dot/matmul (kernels in npkernels)
+    arrays                           indexing, views, attributes, creation, assignment
+    npkernels                        library kernels written in Python, compiled by jitcore
+    loops                            the elementwise loop engine (Recipe, elementwise)
+    layout  scalar                   array struct fields and addressing; scalar emitters
+    registry                         Operand, Resolved, the rule tables and the listing
+
+Below `lib` are `jitcore.ir` (nodes, types, builder, coerce, markers) and `jitcore.errors`;
+`lib` never imports a compiler stage (`typeinfer`, `optimize`, the dispatcher): `typeinfer`
+and `optimize.fusion` import `lib`, not the other way round. Library kernels reach the
+compiler through the resolver the dispatcher installs in `registry` (`call_kernel`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jitcore.lib.registry import Entry
 
 
-@functools.cache
-def load() -> None:
-    """Register every operation (importing the modules registers them). Called when a function
-    is first typed, so that a process that only loads cached code never imports them."""
-    from jitcore.lib import arrays, builtins, mathlib, reductions, ufuncs  # noqa: F401
+def supported() -> list[Entry]:
+    """Every supported operation (`jitcore.supported()`): see `jitcore.lib.catalog.supported`.
+
+    Imported late on purpose: listing registers every rule module, which `import jitcore` alone
+    (or a process that only loads cached code) should not pay for."""
+    from jitcore.lib import catalog
+
+    return catalog.supported()
