@@ -17,13 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn, cast
 
-from jitcore import lib
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
 from jitcore.ir.markers import MISSING, range_bounds
-from jitcore.lib import operators
+from jitcore.lib import (
+    catalog,  # noqa: F401 - importing it registers every operation
+    operators,
+)
 from jitcore.lib.registry import Operand, Resolved, lookup_function, lookup_method
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
@@ -434,7 +436,6 @@ def infer_types(
 ) -> TypeResult:
     """Type `fn` for `arg_types` (the `typeinfer` stage). `resolve_callee` types calls of other
     jitted functions; `self_return` is the assumed return type of recursive calls."""
-    lib.load()
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
     for _, instr in fn.instructions():

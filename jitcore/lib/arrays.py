@@ -33,13 +33,20 @@ from jitcore.lib.layout import (
     wrap_index,
 )
 from jitcore.lib.loops import elementwise
-from jitcore.lib.registry import Operand, Resolved, constant, register_function, register_method
+from jitcore.lib.registry import (
+    Operand,
+    Resolved,
+    constant,
+    describe,
+    register_function,
+    register_method,
+)
 from jitcore.lib.scalar import truth
 
 # --- slices -------------------------------------------------------------------------------
 
 
-@register_function(slice)
+@register_function(slice, params="start: int | None, stop: int | None, step: int | None")
 def _slice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 3:
         return None
@@ -560,10 +567,13 @@ def fill_contiguous(b: LowBuilder, arr: ir.Value, value: ir.Value) -> None:
     loop.finish()
 
 
-register_function(np.empty)(_filled(None))
-register_function(np.zeros)(_filled(0))
-register_function(np.ones)(_filled(1))
-register_function(np.full)(_filled("full"))
+_FILLED_PARAMS = "shape: shape, dtype?: dtype, *, order?: order"
+register_function(np.empty, params=_FILLED_PARAMS)(_filled(None))
+register_function(np.zeros, params=_FILLED_PARAMS)(_filled(0))
+register_function(np.ones, params=_FILLED_PARAMS)(_filled(1))
+register_function(
+    np.full, params="shape: shape, fill_value: number, dtype?: dtype, *, order?: order"
+)(_filled("full"))
 
 
 def _like(fill: object | None):  # noqa: ANN202
@@ -589,9 +599,11 @@ def _like(fill: object | None):  # noqa: ANN202
     return rule
 
 
-register_function(np.empty_like)(_like(None))
-register_function(np.zeros_like)(_like(0))
-register_function(np.ones_like)(_like(1))
+_LIKE_PARAMS = "a: array, *, dtype?: dtype"
+_LIKE_NOTES = "C order unless `a` is Fortran-ordered"
+register_function(np.empty_like, params=_LIKE_PARAMS, notes=_LIKE_NOTES)(_like(None))
+register_function(np.zeros_like, params=_LIKE_PARAMS, notes=_LIKE_NOTES)(_like(0))
+register_function(np.ones_like, params=_LIKE_PARAMS, notes=_LIKE_NOTES)(_like(1))
 
 
 def _copy_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -602,8 +614,8 @@ def _copy_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     return Resolved((None,), out, lambda b, v, kw: copy_array(b, v[0]))
 
 
-register_function(np.copy)(_copy_rule)
-register_method(T.Array, "copy")(_copy_rule)
+register_function(np.copy, params="a: array", notes="the copy is C-ordered")(_copy_rule)
+register_method(T.Array, "copy", notes="the copy is C-ordered")(_copy_rule)
 
 
 def copy_as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
@@ -613,7 +625,7 @@ def copy_as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
     return out
 
 
-@register_function(np.arange)
+@register_function(np.arange, params="start: real, stop?: real, step?: real, *, dtype?: dtype")
 def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     dtype_op = kwargs.pop("dtype", None)
@@ -673,7 +685,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((None,) * len(args), T.Array(dtype, 1, "C"), lower, kwargs={"dtype": None})
 
 
-@register_function(np.linspace)
+@register_function(np.linspace, params="start: real, stop: real, num?: int, endpoint?: const")
 def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     kwargs.pop("num", None)  # num is read by position or keyword when lowering
@@ -723,3 +735,19 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     return Resolved(
         (None,) * len(args), T.Array(T.F64, 1, "C"), lower, kwargs={"num": None, "endpoint": None}
     )
+
+
+# The listing (`jitcore.supported()`): the attributes `resolve_getattr` knows.
+for _attr, _notes in (
+    ("shape", "a tuple of Python ints"),
+    ("ndim", ""),
+    ("size", ""),
+    ("itemsize", ""),
+    ("nbytes", ""),
+    ("strides", ""),
+    ("dtype", "a compile-time constant"),
+    ("T", "a view"),
+    ("real", "a view"),
+    ("imag", "a view (complex arrays only)"),
+):
+    describe(f"ndarray.{_attr}", "attribute", "a: array", _notes, module=__name__)

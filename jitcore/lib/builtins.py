@@ -11,7 +11,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.markers import check_bound, check_unpack, range_bounds, range_more
 from jitcore.lib import arrays, operators, scalar, ufuncs
-from jitcore.lib.registry import Operand, Resolved, constant, register_function
+from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
 
 def _scalar(op: Operand) -> T.Scalar | None:
@@ -93,10 +93,19 @@ def _check_unpack(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     raise TypingError(f"cannot unpack a value of type {value.type}")
 
 
+describe(
+    "range",
+    "function",
+    "start: int, stop?: int, step?: int",
+    "in `for` loops (any sign of step, a variable one too)",
+    module=__name__,
+)
+
+
 # --- len, abs, min, max -------------------------------------------------------------------
 
 
-@register_function(len)
+@register_function(len, params="x: tuple | array")
 def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("len", kwargs)
     if len(args) != 1:
@@ -109,7 +118,11 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     raise TypingError(f"object of type {t} has no len()")
 
 
-@register_function(abs)
+@register_function(
+    abs,
+    params="x: number | array",
+    notes="arrays as `np.abs`; complex: OverflowError where CPython raises it",
+)
 def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("abs", kwargs)
     if len(args) != 1:
@@ -201,14 +214,18 @@ def _fold_extreme(b: LowBuilder, op: str, vals: list[ir.Value]) -> ir.Value:
     return result
 
 
-register_function(max)(_min_max("max", "gt"))
-register_function(min)(_min_max("min", "lt"))
+_MIN_MAX_PARAMS = "a: real, b: real, *rest: real; items: tuple"
+_MIN_MAX_NOTES = "mixed int and float arguments are promoted: `min(1, 2.5)` is `1.0`"
+register_function(max, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("max", "gt"))
+register_function(min, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("min", "lt"))
 
 
 # --- conversions --------------------------------------------------------------------------
 
 
-@register_function(int)
+@register_function(
+    int, params="x?: real", notes="OverflowError for a float beyond int64 (Python: a big int)"
+)
 def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("int", kwargs)
     if not args:
@@ -237,7 +254,7 @@ def float_to_int(b: LowBuilder, x: ir.Value, to: T.Scalar) -> ir.Value:
     return b.cast(x, to)
 
 
-@register_function(float)
+@register_function(float, params="x?: real | str", notes="a string only as a constant")
 def _float(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("float", kwargs)
     if not args:
@@ -252,7 +269,7 @@ def _float(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((T.F64,), T.F64, lambda b, v, kw: v[0])
 
 
-@register_function(bool)
+@register_function(bool, params="x?: number | tuple | None")
 def _bool(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("bool", kwargs)
     if not args:
@@ -263,7 +280,7 @@ def _bool(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return static
 
 
-@register_function(complex)
+@register_function(complex, params="real?: number, imag?: number")
 def _complex(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("complex", kwargs)
     if not args:
@@ -290,7 +307,11 @@ def _complex(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
 # --- round, divmod, pow -------------------------------------------------------------------
 
 
-@register_function(round)
+@register_function(
+    round,
+    params="x: real, ndigits?: int",
+    notes="banker's rounding; `ndigits` agrees with Python for n <= 22",
+)
 def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     ndigits = kwargs.pop("ndigits", None)
     _no_kwargs("round", kwargs)
@@ -392,7 +413,7 @@ def _round_int_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     return b.select(nonneg, x, rounded)
 
 
-@register_function(divmod)
+@register_function(divmod, params="a: real, b: real")
 def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("divmod", kwargs)
     if len(args) != 2:
@@ -411,7 +432,11 @@ def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((common, common), T.Tuple((common, common)), lower)
 
 
-@register_function(pow)
+@register_function(
+    pow,
+    params="base: number, exp: number; base: int, exp: int, mod: int",
+    notes="a negative exponent with a modulus raises ValueError (Python: a modular inverse)",
+)
 def _pow(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("pow", kwargs)
     if len(args) == 2:

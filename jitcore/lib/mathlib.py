@@ -62,7 +62,7 @@ def _math_1(name: str, fn: str, can_overflow: bool) -> None:
         _real_arg(name, args[0])
         return Resolved((T.F64,), T.F64, lambda b, v, kw: _checked_1(b, fn, v[0], can_overflow))
 
-    register_function(getattr(math, name))(rule)
+    register_function(getattr(math, name), params="x: real")(rule)
 
 
 for _name, _fn, _overflow in [
@@ -96,7 +96,7 @@ if hasattr(math, "cbrt"):
     _math_1("cbrt", "cbrt", False)
 
 
-@register_function(math.log)
+@register_function(math.log, params="x: real, base?: real")
 def _log(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or not 1 <= len(args) <= 2:
         return None
@@ -141,7 +141,11 @@ def _gamma_like(name: str, fn: str) -> None:
 
         return Resolved((T.F64,), T.F64, lower)
 
-    register_function(getattr(math, name))(rule)
+    register_function(
+        getattr(math, name),
+        params="x: real",
+        notes="the C library's, within a few dozen ULPs of CPython's",
+    )(rule)
 
 
 _gamma_like("gamma", "tgamma")
@@ -180,7 +184,7 @@ def _math_2(name: str, fn: str, can_overflow: bool) -> None:
 
         return Resolved((T.F64, T.F64), T.F64, lower)
 
-    register_function(getattr(math, name))(rule)
+    register_function(getattr(math, name), params="x: real, y: real")(rule)
 
 
 _math_2("atan2", "atan2", False)
@@ -189,7 +193,7 @@ _math_2("copysign", "copysign", False)
 _math_2("fmod", "frem", False)
 
 
-@register_function(math.pow)
+@register_function(math.pow, params="x: real, y: real")
 def _math_pow(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 2 or kwargs:
         return None
@@ -232,7 +236,9 @@ def _to_int(name: str, fn: str) -> None:
             lambda b, v, kw: float_to_int(b, b.intrinsic(fn, [v[0]], T.F64), T.I64),
         )
 
-    register_function(getattr(math, name))(rule)
+    register_function(getattr(math, name), params="x: real", notes="OverflowError beyond int64")(
+        rule
+    )
 
 
 _to_int("floor", "floor")
@@ -254,14 +260,14 @@ def _predicate(name: str) -> None:
         }[name]
         return Resolved((T.F64,), T.BOOL, lambda b, v, kw: check(b, v[0]))
 
-    register_function(getattr(math, name))(rule)
+    register_function(getattr(math, name), params="x: real")(rule)
 
 
 for _name in ("isnan", "isinf", "isfinite"):
     _predicate(_name)
 
 
-@register_function(math.degrees)
+@register_function(math.degrees, params="x: real")
 def _degrees(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 1 or kwargs:
         return None
@@ -273,7 +279,7 @@ def _degrees(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     )
 
 
-@register_function(math.radians)
+@register_function(math.radians, params="x: real")
 def _radians(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 1 or kwargs:
         return None
@@ -285,7 +291,7 @@ def _radians(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     )
 
 
-@register_function(math.gcd)
+@register_function(math.gcd, params="*integers: int")
 def _gcd(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs:
         return None
@@ -307,7 +313,9 @@ def _gcd(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 _FACTORIALS = [math.factorial(n) for n in range(21)]
 
 
-@register_function(math.factorial)
+@register_function(
+    math.factorial, params="n: int", notes="OverflowError for n > 20 (the result leaves int64)"
+)
 def _factorial(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 1 or kwargs:
         return None
@@ -355,7 +363,9 @@ def _cmath_unary(name: str, emit) -> None:  # noqa: ANN001
         _complex_arg(name, args)
         return Resolved((T.C128,), T.C128, lambda b, v, kw: emit(b, v[0]))
 
-    register_function(getattr(cmath, name))(rule)
+    register_function(
+        getattr(cmath, name), params="z: number, base?: number" if name == "log" else "z: number"
+    )(rule)
 
 
 _cmath_unary("sqrt", scalar.csqrt)
@@ -363,7 +373,7 @@ _cmath_unary("exp", scalar.cexp)
 _cmath_unary("log", scalar.clog)
 
 
-@register_function(cmath.phase)
+@register_function(cmath.phase, params="z: number")
 def _phase(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _complex_arg("phase", args)
     return Resolved(
@@ -373,7 +383,7 @@ def _phase(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     )
 
 
-@register_function(cmath.polar)
+@register_function(cmath.polar, params="z: number")
 def _polar(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _complex_arg("polar", args)
 
@@ -386,7 +396,7 @@ def _polar(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((T.C128,), T.Tuple((T.F64, T.F64)), lower)
 
 
-@register_function(cmath.rect)
+@register_function(cmath.rect, params="r: real, phi: real")
 def _rect(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 2 or kwargs:
         return None
@@ -421,4 +431,4 @@ for _cname in ("isnan", "isinf", "isfinite"):
 
         return rule
 
-    register_function(getattr(cmath, _cname))(_make(_cname))
+    register_function(getattr(cmath, _cname), params="z: number")(_make(_cname))

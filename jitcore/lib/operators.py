@@ -22,7 +22,7 @@ from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, scalar, ufuncs
-from jitcore.lib.registry import Operand, Resolved
+from jitcore.lib.registry import Operand, Resolved, describe
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
 BITWISE = {"and", "or", "xor", "shl", "shr"}
@@ -514,3 +514,57 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         if value is not None:
             return Resolved((None,), const_type(value), const=value)
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
+
+
+# The listing (`jitcore.supported()`): operators have one rule per instruction, not per spelling.
+_ANY = "number | array"
+for _symbol, _params, _notes in (
+    ("+", f"a: {_ANY} | tuple, b: {_ANY} | tuple", "tuples concatenate"),
+    ("-", f"a: {_ANY}, b: {_ANY}", ""),
+    ("*", f"a: {_ANY}, b: {_ANY}", ""),
+    (
+        "/",
+        f"a: {_ANY}, b: {_ANY}",
+        "ZeroDivisionError between Python numbers; inf or nan for NumPy scalars and arrays",
+    ),
+    (
+        "//",
+        "a: real | array, b: real | array",
+        "floors, as Python, for ints and floats; a zero divisor raises ZeroDivisionError "
+        "between Python numbers and gives 0 (ints) or inf/nan (floats) with NumPy operands",
+    ),
+    ("%", "a: real | array, b: real | array", "the sign of the divisor, as Python and NumPy"),
+    (
+        "**",
+        f"a: {_ANY}, b: {_ANY}",
+        "int ** negative int: a float for a literal exponent, ValueError for a variable one",
+    ),
+    ("@", "a: array, b: array", "as `np.matmul`"),
+    ("&", "a: int | intarray, b: int | intarray", ""),
+    ("|", "a: int | intarray, b: int | intarray", ""),
+    ("^", "a: int | intarray, b: int | intarray", ""),
+    ("<<", "a: int | intarray, b: int | intarray", ""),
+    (">>", "a: int | intarray, b: int | intarray", ""),
+    ("==", f"a: {_ANY} | tuple | None, b: {_ANY} | tuple | None", "NaN is unequal to itself"),
+    ("!=", f"a: {_ANY} | tuple | None, b: {_ANY} | tuple | None", ""),
+    ("<", "a: real | array, b: real | array", "chained comparisons too (`a < b < c`)"),
+    ("<=", "a: real | array, b: real | array", ""),
+    (">", "a: real | array, b: real | array", ""),
+    (">=", "a: real | array, b: real | array", ""),
+    ("is", "a: None, b: None", "`x is None`, `x is not None`"),
+    ("-", f"x: {_ANY}", ""),
+    ("+", f"x: {_ANY}", ""),
+    ("~", "x: int | intarray", ""),
+    ("not", f"x: {_ANY} | tuple | None", "`and`, `or` short-circuit and return an operand"),
+    ("[]", "a: tuple | array, index: int | tuple", "see Arrays above for indices and slices"),
+):
+    _arity = "unary " if "b:" not in _params else ""
+    describe(
+        f"{_arity}{_symbol}" if _arity and _symbol in "-+" else _symbol,
+        "operator",
+        _params,
+        _notes,
+        module=__name__,
+    )
+describe("number.real", "attribute", "x: number", "", module=__name__)
+describe("number.imag", "attribute", "x: number", "", module=__name__)

@@ -150,6 +150,12 @@ def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved
     return Resolved((None, None), out_t, lower, kwargs={"axis": None})
 
 
+_REDUCTION_NOTES = {
+    "sum": "NumPy's pairwise summation",
+    "prod": "multiplies in sequence (NumPy's vectorized order can differ where a product "
+    "overflows)",
+}
+
 REDUCTIONS = {
     "sum": ("sum_flat", "sum"),
     "prod": ("prod_flat", "sum"),
@@ -168,10 +174,16 @@ REDUCTIONS = {
 
 for _name, (_kernel, _result) in REDUCTIONS.items():
     _rule = _reduction(_name.lstrip("a") if _name in {"amin", "amax"} else _name, _kernel, _result)
+    _notes = _REDUCTION_NOTES.get(_name, "")
     if hasattr(np, _name):
-        register_function(getattr(np, _name))(_rule)
+        register_function(
+            getattr(np, _name),
+            params="a: array, axis?: axis",
+            notes=_notes,
+            listed_as=f"np.{_name}",
+        )(_rule)
     if _name not in {"amin", "amax"}:
-        register_method(T.Array, _name)(_rule)
+        register_method(T.Array, _name, params="axis?: axis", notes=_notes)(_rule)
 
 
 def _scan(name: str, kernel: str):  # noqa: ANN202
@@ -194,8 +206,12 @@ def _scan(name: str, kernel: str):  # noqa: ANN202
 
 
 for _name, _kernel in (("cumsum", "cumsum_flat"), ("cumprod", "cumprod_flat")):
-    register_function(getattr(np, _name))(_scan(_name, _kernel))
-    register_method(T.Array, _name)(_scan(_name, _kernel))
+    _notes = "whole array only (no `axis=`)"
+    register_function(getattr(np, _name), params="a: array", notes=_notes)(_scan(_name, _kernel))
+    register_method(T.Array, _name, notes=_notes)(_scan(_name, _kernel))
+
+
+_DOT_NOTES = "1-D and 2-D operands (1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D)"
 
 
 def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolved:
@@ -251,12 +267,12 @@ def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolve
     return Resolved((None, None), out_t, lower)
 
 
-@register_function(np.dot)
+@register_function(np.dot, params="a: array, b: array", notes=_DOT_NOTES)
 def _dot(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs:
         return None
     return resolve_matmul(args)
 
 
-register_function(np.matmul)(_dot)
-register_method(T.Array, "dot")(_dot)
+register_function(np.matmul, params="a: array, b: array", notes=_DOT_NOTES)(_dot)
+register_method(T.Array, "dot", params="b: array", notes=_DOT_NOTES)(_dot)

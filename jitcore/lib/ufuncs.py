@@ -471,11 +471,37 @@ def _ufunc_rule(name: str):  # noqa: ANN202
     return rule
 
 
+# Which ufuncs take complex operands (the others raise TypingError for them).
+_COMPLEX_UFUNCS = {"negative", "positive", "absolute", "sqrt", "exp", "log"} | {
+    "power",
+    "add",
+    "subtract",
+    "multiply",
+    "divide",
+    "true_divide",
+}
+
+
+def _ufunc_params(name: str) -> str:
+    scalar = "number" if name in _COMPLEX_UFUNCS else "real"
+    if name == "invert":
+        return "x: int | intarray"
+    if name in BINARY_UFUNCS:
+        return f"x1: {scalar} | array, x2: {scalar} | array"
+    return f"x: {scalar} | array"
+
+
 for _name in UNARY_UFUNCS:
-    register_function(getattr(np, _name))(_ufunc_rule(_name))
+    register_function(getattr(np, _name), params=_ufunc_params(_name), listed_as=f"np.{_name}")(
+        _ufunc_rule(_name)
+    )
 for _name in BINARY_UFUNCS:
-    register_function(getattr(np, _name))(_ufunc_rule(_name))
-register_function(np.abs)(_ufunc_rule("absolute"))
+    register_function(getattr(np, _name), params=_ufunc_params(_name), listed_as=f"np.{_name}")(
+        _ufunc_rule(_name)
+    )
+register_function(np.abs, params=_ufunc_params("absolute"), listed_as="np.abs")(
+    _ufunc_rule("absolute")
+)
 
 
 def resolve_ufunc_call(name: str, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -485,7 +511,7 @@ def resolve_ufunc_call(name: str, args: list[Operand], kwargs: dict[str, Operand
     return resolved
 
 
-@register_function(np.where)
+@register_function(np.where, params="condition: real | array, x: real | array, y: real | array")
 def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 3 or kwargs:
         if len(args) == 1:
@@ -518,11 +544,13 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     return _elementwise_resolved(3, _result_type(args, out), Recipe(out, fn))
 
 
-register_function(np.clip)(_clip_rule)
-register_method(T.Array, "clip")(_clip_rule)
+register_function(np.clip, params="a: real | array, a_min: real | array, a_max: real | array")(
+    _clip_rule
+)
+register_method(T.Array, "clip", params="a_min: real | array, a_max: real | array")(_clip_rule)
 
 
-@register_method(T.Array, "astype")
+@register_method(T.Array, "astype", params="dtype: dtype")
 def _astype(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 2 or kwargs:
         return None
@@ -571,4 +599,6 @@ for _t in (
     np.complex64,
     np.complex128,
 ):
-    register_function(_t)(_scalar_constructor(_t))
+    register_function(_t, params="x?: real | array", listed_as=f"np.{np.dtype(_t).name}")(
+        _scalar_constructor(_t)
+    )

@@ -1,0 +1,182 @@
+"""Every supported operation: importing this module registers them all, `supported()` lists them.
+
+`typeinfer` imports this module, so every rule is registered before the first function is
+typed. The README's tables of supported operations are generated from the listing:
+
+    python -m jitcore.lib.catalog --markdown     # the text between the README's markers
+    python -m jitcore.lib.catalog --update-readme README.md
+
+and tests/jitcore/test_supported.py fails when the README's region differs from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from jitcore.lib import arrays, builtins, mathlib, operators, reductions, ufuncs
+from jitcore.lib.registry import ARG_KINDS, Entry, entries
+
+# The modules that register operations, imported for that effect (and named here so that the
+# import is not mistaken for an unused one).
+RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs)
+
+BEGIN = "<!-- supported:begin -->"
+END = "<!-- supported:end -->"
+REGENERATE = "python -m jitcore.lib.catalog --update-readme README.md"
+
+
+def supported() -> list[Entry]:
+    """Every supported operation as the user writes it (`math.sin`, `np.sum`, `abs`,
+    `ndarray.sum`, `+`, `ndarray.shape`), with its kind, the argument kinds it accepts and
+    notes on where it deviates from Python or NumPy."""
+    return entries()
+
+
+# --- the README's tables -------------------------------------------------------------------
+
+# (title, introduction, which entries) in the order the README shows them.
+_SECTIONS: tuple[tuple[str, str], ...] = (
+    ("Builtins", ""),
+    (
+        "math",
+        "With CPython's exceptions: `ValueError: math domain error`, `OverflowError: math range "
+        "error`. The constants `math.pi e tau inf nan` are compile-time constants.",
+    ),
+    ("cmath", ""),
+    (
+        "NumPy: array creation",
+        "`shape` is an int or a tuple of ints; `dtype=` a constant NumPy dtype or type.",
+    ),
+    (
+        "NumPy: elementwise functions",
+        "On arrays and scalars alike, with NumPy broadcasting and NumPy's result dtypes (taken "
+        "from NumPy itself); a Python number is weak, as in NumPy 2.",
+    ),
+    (
+        "NumPy: reductions and products",
+        "Whole array, or `axis=` for 2-D arrays. The kernels are written in Python "
+        "(`jitcore/lib/npkernels.py`) and compiled by jitcore itself.",
+    ),
+    ("Array methods", ""),
+    ("Array and number attributes", ""),
+    (
+        "Operators",
+        "Between Python numbers they follow Python; with a NumPy scalar or an array operand "
+        "they follow NumPy (elementwise, broadcasting). Augmented assignments (`a += b`) "
+        "update arrays in place (same-kind casting, as NumPy) and rebind everything else.",
+    ),
+)
+
+
+def section_of(entry: Entry) -> str:
+    """The README section an entry is listed in."""
+    if entry.kind == "operator":
+        return "Operators"
+    if entry.kind == "attribute":
+        return "Array and number attributes"
+    if entry.kind == "method":
+        return "Array methods"
+    prefix = entry.name.partition(".")[0] if "." in entry.name else ""
+    if prefix in ("math", "cmath"):
+        return prefix
+    if prefix == "np":
+        module = entry.module.rpartition(".")[2]
+        if module == "reductions":
+            return "NumPy: reductions and products"
+        if module == "arrays":
+            return "NumPy: array creation"
+        return "NumPy: elementwise functions"
+    return "Builtins"
+
+
+def markdown(listing: Iterable[Entry] | None = None) -> str:
+    """The README's region between `BEGIN` and `END` (markers excluded): one table per section,
+    rows of operations that share argument kinds and notes merged into one."""
+    listing = list(supported() if listing is None else listing)
+    lines = [f"<!-- generated from jitcore.supported(); regenerate with `{REGENERATE}` -->", ""]
+    for title, intro in _SECTIONS:
+        members = [e for e in listing if section_of(e) == title]
+        if not members:
+            continue
+        lines += [f"#### {title}", ""]
+        if intro:
+            lines += [intro, ""]
+        lines += ["| operation | arguments | notes |", "|---|---|---|"]
+        for names, params, notes in _rows(members):
+            lines.append(f"| {names} | {params} | {notes} |")
+        lines.append("")
+    lines += ["Argument kinds:", ""]
+    lines += [f"- `{kind}`: {text}" for kind, text in ARG_KINDS.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _rows(members: list[Entry]) -> list[tuple[str, str, str]]:
+    """Merge entries with the same arguments and notes into one row, in first-seen order."""
+    rows: dict[tuple[str, str], list[str]] = {}
+    for e in members:
+        key = (_params_cell(e), _escape(e.notes))
+        rows.setdefault(key, []).append(_name_cell(e))
+    return [(" ".join(names), params, notes) for (params, notes), names in rows.items()]
+
+
+def _name_cell(e: Entry) -> str:
+    if e.kind in ("operator", "attribute"):
+        return f"`{_escape(e.name)}`"
+    return f"`{e.name}`"
+
+
+def _params_cell(e: Entry) -> str:
+    if e.kind == "attribute":
+        return _escape(" or ".join(str(p) for form in e.forms for p in form))
+    forms = [", ".join(_param_text(p) for p in form) for form in e.forms] or [""]
+    return " <br> ".join(f"({_escape(f)})" if e.kind != "operator" else _escape(f) for f in forms)
+
+
+def _param_text(p: object) -> str:
+    return str(p)
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def replace_region(text: str, region: str) -> str:
+    """`text` with the part between the markers replaced by `region`."""
+    start = text.index(BEGIN) + len(BEGIN)
+    end = text.index(END)
+    return text[:start] + "\n" + region + text[end:]
+
+
+def readme_region(text: str) -> str:
+    """The part of `text` between the markers (what `markdown()` must equal)."""
+    start = text.index(BEGIN) + len(BEGIN)
+    return text[start : text.index(END)].removeprefix("\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m jitcore.lib.catalog", description="List jitcore's supported operations."
+    )
+    parser.add_argument("--markdown", action="store_true", help="print the README's tables")
+    parser.add_argument(
+        "--update-readme", metavar="FILE", help="rewrite the region between the markers"
+    )
+    args = parser.parse_args(argv)
+    if args.update_readme:
+        path = Path(args.update_readme)
+        path.write_text(replace_region(path.read_text(), markdown()))
+        return 0
+    if args.markdown:
+        sys.stdout.write(markdown())
+        return 0
+    for e in supported():
+        notes = f"  -- {e.notes}" if e.notes else ""
+        sys.stdout.write(f"{e.kind:9} {e.signature}{notes}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
