@@ -224,8 +224,13 @@ def _arities(form: tuple[Param, ...]) -> list[tuple[Param, ...]]:
     return out
 
 
+def _max_examples() -> int:
+    """The loaded Hypothesis profile's example budget (root conftest: dev, ci, thorough)."""
+    return settings().max_examples
+
+
 def _cases() -> list[Case]:
-    many = settings.default.max_examples >= 500  # the `thorough` profile
+    many = _max_examples() >= 500  # the `thorough` profile
     cases: list[Case] = []
     for entry in jitcore.supported():
         if entry.kind not in ("function", "method") or entry.name in SKIP:
@@ -286,9 +291,9 @@ def _array(dtype: str, ndim: int) -> st.SearchStrategy[np.ndarray]:
     shape = hnp.array_shapes(min_dims=ndim, max_dims=ndim, min_side=1, max_side=4)
     kind = np.dtype(dtype).kind
     if kind == "f":
-        elements: st.SearchStrategy[Any] = st.floats(width=np.dtype(dtype).itemsize * 8)
+        elements: st.SearchStrategy[Any] = st.floats(width=32 if dtype == "float32" else 64)
     elif kind == "c":
-        elements = st.complex_numbers(width=np.dtype(dtype).itemsize * 8)
+        elements = st.complex_numbers(width=128 if dtype == "complex128" else 64)
     elif kind == "b":
         elements = st.booleans()
     else:
@@ -337,7 +342,7 @@ def _copy(args: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _examples() -> int:
-    return max(6, settings.default.max_examples // 8)
+    return max(6, _max_examples() // 8)
 
 
 def _known_bug(case: Case) -> str | None:
@@ -347,7 +352,7 @@ def _known_bug(case: Case) -> str | None:
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param(c, marks=pytest.mark.xfail(reason=_known_bug(c), strict=False))
+        pytest.param(c, marks=pytest.mark.xfail(reason=_known_bug(c) or "", strict=False))
         if _known_bug(c)
         else c
         for c in CASES
@@ -356,7 +361,7 @@ def _known_bug(case: Case) -> str | None:
 )
 def test_operation_matches_python(case: Case) -> None:
     python_op = wrapper(case.entry, len(case.types))
-    compiled_op = jit(python_op, mode=ExecutionMode.COMPILED)
+    compiled_op = jit(mode=ExecutionMode.COMPILED)(python_op)
 
     @settings(max_examples=_examples())
     @given(args=_arguments(case))
