@@ -19,11 +19,15 @@ compiled, the symbols it defines and calls, a SHA-256 of the object code) and th
 from __future__ import annotations
 
 import contextlib
+import dis
+import errno
 import functools
 import hashlib
 import json
 import marshal
 import os
+import re
+import stat
 import sys
 import tempfile
 import time
@@ -40,9 +44,11 @@ import numpy as np
 from jitcore.llvm_opt import host_cpu
 from jitcore.options import cache_directory_from_env
 
-MAGIC = b"JITCORE-CACHE 1\n"
+MAGIC = b"JITCORE-CACHE 2\n"
 SUFFIX = ".jitcore"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+TMP_PREFIX = ".tmp-"
+STALE_TMP_SECONDS = 600  # a writer that has not renamed its file by then was killed
 
 
 class CacheWarning(UserWarning):
@@ -62,7 +68,7 @@ def default_directory() -> Path:
 _warned_directories: set[str] = set()
 
 
-def _warn_once(directory: Path, message: str) -> None:
+def warn_once(directory: Path, message: str) -> None:
     if str(directory) not in _warned_directories:
         _warned_directories.add(str(directory))
         warnings.warn(
@@ -87,16 +93,16 @@ def usable_directory(directory: Path) -> bool:
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         info = directory.stat()
     except OSError as exc:
-        _warn_once(directory, f"cannot create {directory} ({exc.strerror})")
+        warn_once(directory, f"cannot create {directory} ({exc.strerror})")
         return False
     if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        _warn_once(directory, f"{directory} belongs to another user")
+        warn_once(directory, f"{directory} belongs to another user")
         return False
     if info.st_mode & 0o022:
-        _warn_once(directory, f"{directory} is writable by other users")
+        warn_once(directory, f"{directory} is writable by other users")
         return False
     if not os.access(directory, os.W_OK | os.X_OK):
-        _warn_once(directory, f"{directory} is not writable")
+        warn_once(directory, f"{directory} is not writable")
         return False
     return True
 
@@ -150,8 +156,11 @@ def _options_text(options: object) -> str:
 
 
 def source_key(dispatcher: object, _visiting: frozenset[int] = frozenset()) -> str:
-    """A hash of the function's source and of every value its free names refer to (for jitted
-    callees, their own source keys, recursively; a cycle contributes its name only)."""
+    """A hash of the function's code and of every value it reads, however it reaches it: a
+    global or closure variable, an attribute chain through modules and classes (`cfg.SCALE`,
+    `K.X`, `helpers.g`), a global array (by content), and for jitted callees their own source
+    keys, recursively (a cycle contributes its name only). Whatever changes what the compiled
+    code does changes the key."""
     func = dispatcher.py_func  # type: ignore[attr-defined]
     digest = hashlib.sha256()
     digest.update(f"{func.__module__}.{func.__qualname__}".encode())
@@ -159,33 +168,62 @@ def source_key(dispatcher: object, _visiting: frozenset[int] = frozenset()) -> s
     # marshalling it is far cheaper than reading the source back).
     digest.update(marshal.dumps(func.__code__))
     visiting = _visiting | {id(dispatcher)}
-    for name, value in sorted(_free_values(func).items()):
-        digest.update(name.encode())
+    for chain, value in sorted(_read_values(func).items()):
+        digest.update(".".join(chain).encode())
+        digest.update(b"=")
         digest.update(_value_key(value, visiting).encode())
+        digest.update(b"\0")
     if func.__defaults__:
-        digest.update(repr(func.__defaults__).encode())
+        digest.update(_value_key(func.__defaults__, visiting).encode())
+    if func.__kwdefaults__:
+        digest.update(_value_key(tuple(sorted(func.__kwdefaults__.items())), visiting).encode())
     return digest.hexdigest()
 
 
-def _free_values(func: types.FunctionType) -> dict[str, object]:
-    """The globals, builtins and closure variables the function's code can read."""
-    names = set(_code_names(func.__code__))
-    out: dict[str, object] = {}
+_MISSING = object()
+_LOADS = {"LOAD_GLOBAL", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLASSDEREF"}
+_ATTRIBUTES = {"LOAD_ATTR", "LOAD_METHOD"}
+
+
+def _read_values(func: types.FunctionType) -> dict[tuple[str, ...], object]:
+    """Every name chain the code reads (`("cfg", "SCALE")`, `("np", "sum")`, `("x",)`) with
+    the value at each prefix of it, so that both `cfg` and `cfg.SCALE` are in the key."""
+    roots: dict[str, object] = {}
     if func.__closure__:
         for name, cell in zip(func.__code__.co_freevars, func.__closure__):
             with contextlib.suppress(ValueError):
-                out[name] = cell.cell_contents
-    for name in names:
-        if name in func.__globals__:
-            out[name] = func.__globals__[name]
+                roots[name] = cell.cell_contents
+    out: dict[tuple[str, ...], object] = {}
+    for chain in _name_chains(func.__code__):
+        value = roots.get(chain[0], func.__globals__.get(chain[0], _MISSING))
+        if value is _MISSING:
+            continue
+        out[chain[:1]] = value
+        for depth, attr in enumerate(chain[1:], start=2):
+            if not isinstance(value, types.ModuleType | type):
+                break  # attributes of other objects are not compile-time constants here
+            value = getattr(value, attr, _MISSING)
+            if value is _MISSING:
+                break
+            out[chain[:depth]] = value
     return out
 
 
-def _code_names(code: types.CodeType) -> Iterator[str]:
-    yield from code.co_names
+def _name_chains(code: types.CodeType) -> Iterator[tuple[str, ...]]:
+    """Names loaded by `code` (and its nested code) with the attribute loads that follow."""
+    instructions = list(dis.get_instructions(code))
+    for i, instruction in enumerate(instructions):
+        if instruction.opname not in _LOADS or not isinstance(instruction.argval, str):
+            continue
+        chain = [instruction.argval]
+        for following in instructions[i + 1 :]:
+            if following.opname not in _ATTRIBUTES:
+                break
+            chain.append(following.argval)
+        yield tuple(chain)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            yield from _code_names(const)
+            yield from _name_chains(const)
 
 
 def _value_key(value: object, visiting: frozenset[int]) -> str:
@@ -199,12 +237,20 @@ def _value_key(value: object, visiting: frozenset[int]) -> str:
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, tuple):
         return "(" + ",".join(_value_key(v, visiting) for v in value) + ")"
+    if isinstance(value, np.ndarray):
+        return _array_key(value)
     if isinstance(value, types.FunctionType | types.BuiltinFunctionType | type):
         module, name = getattr(value, "__module__", ""), getattr(value, "__qualname__", "")
         return f"{type(value).__name__}:{module}.{name}"
     if isinstance(value, np.generic | np.dtype):
         return f"numpy:{value!r}"
     return f"object:{type(value).__qualname__}"
+
+
+def _array_key(a: np.ndarray) -> str:
+    """A global array is frozen into the compiled code, so its contents are part of the key."""
+    contents = hashlib.sha256(a.tobytes()).hexdigest()
+    return f"array:{a.dtype.str}:{a.shape}:{a.strides}:{contents}"
 
 
 # --- entries ------------------------------------------------------------------------------
@@ -217,46 +263,86 @@ class Entry:
     path: Path
 
 
+class Unusable(OSError):
+    """A part of the cache directory is not what jitcore made (a file where a directory should
+    be, another user's directory, a special file): this compilation goes without the cache."""
+
+
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+_SYMBOL = re.compile(r"[A-Za-z0-9_.]{1,400}")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.<>]{0,400}")
+
+
 def entry_path(directory: Path, key: str) -> Path:
     return directory / key[:2] / f"{key}{SUFFIX}"
 
 
+def _subdirectory(directory: Path, key: str, create: bool) -> Path:
+    """The key's subdirectory, checked: a real directory of this user's (Unusable if not)."""
+    sub = directory / key[:2]
+    if create:
+        try:
+            sub.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise Unusable(f"cannot create {sub} ({exc.strerror})") from None
+    try:
+        info = sub.lstat()
+    except FileNotFoundError:
+        if create:
+            raise Unusable(f"cannot create {sub}") from None
+        return sub
+    if not stat.S_ISDIR(info.st_mode):
+        raise Unusable(f"{sub} is not a directory")
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        raise Unusable(f"{sub} belongs to another user")
+    return sub
+
+
 @contextlib.contextmanager
 def locked(directory: Path, key: str) -> Iterator[None]:
-    """An exclusive lock for one key across processes (a no-op where fcntl is missing)."""
+    """An exclusive lock for one key across processes (a no-op where fcntl is missing).
+    Unusable (raised before the block runs) when the lock file cannot be a lock file."""
     try:
-        import fcntl
+        import fcntl  # POSIX only
     except ImportError:  # pragma: no cover - not POSIX
         yield
         return
-    path = directory / key[:2] / f"{key}.lock"
-    path.parent.mkdir(mode=0o700, exist_ok=True)
-    with open(path, "a+b") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    path = _subdirectory(directory, key, create=True) / f"{key}.lock"
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    except OSError as exc:
+        raise Unusable(f"cannot open the lock {path} ({exc.strerror})") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Unusable(f"the lock {path} is not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def load(directory: Path, key: str) -> Entry | None:
-    """The entry for `key`, or None if absent. A damaged or foreign entry warns and is None."""
+    """The entry for `key`, or None if absent. A damaged, foreign or odd entry (a symlink, a
+    FIFO, a device, an oversized file) warns and is None; nothing in it is trusted before its
+    checksum verifies."""
     path = entry_path(directory, key)
     try:
-        info = path.stat()
+        _subdirectory(directory, key, create=False)
+        data = _read_regular_file(path)
     except FileNotFoundError:
         return None
-    if hasattr(os, "getuid") and info.st_uid != os.getuid():
-        warnings.warn(
-            f"jitcore cache: ignoring {path}: it belongs to another user",
-            CacheWarning,
-            stacklevel=3,
-        )
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, Unusable) else exc.strerror or str(exc)
+        warn_once(directory, f"cannot use {path}: {reason}")
         return None
     try:
-        data = path.read_bytes()
         return _decode(data, path, key)
-    except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
+    except (ValueError, KeyError, TypeError) as exc:
         warnings.warn(
             f"jitcore cache: ignoring damaged entry {path} ({exc}); recompiling",
             CacheWarning,
@@ -265,41 +351,85 @@ def load(directory: Path, key: str) -> Entry | None:
         return None
 
 
+def _read_regular_file(path: Path) -> bytes:
+    """The bytes of `path` if it is a regular file of this user's, not a symlink, of bounded
+    size (opened without following links or blocking on a FIFO)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise Unusable("it is a symbolic link") from None
+        raise
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise Unusable("it is not a regular file")
+        if hasattr(os, "getuid") and info.st_uid != os.getuid():
+            raise Unusable("it belongs to another user")
+        if info.st_size > MAX_ENTRY_BYTES:
+            raise Unusable(f"it is larger than {MAX_ENTRY_BYTES} bytes")
+        return handle.read(MAX_ENTRY_BYTES + 1)
+
+
 def _decode(data: bytes, path: Path, key: str) -> Entry:
+    """Checksum first (it covers header and object code), then the header's shape."""
     if not data.startswith(MAGIC):
         raise ValueError("not a jitcore cache entry")
     rest = data[len(MAGIC) :]
-    newline = rest.index(b"\n")
-    header = json.loads(rest[:newline])
-    object_code = rest[newline + 1 :]
-    if header.get("format") != FORMAT_VERSION or header.get("key") != key:
-        raise ValueError("entry of another format or key")
-    if len(object_code) != header["object_size"]:
-        raise ValueError("truncated object code")
-    if hashlib.sha256(object_code).hexdigest() != header["object_sha256"]:
+    digest, body = rest[:64], rest[65:]
+    if rest[64:65] != b"\n" or hashlib.sha256(body).hexdigest().encode() != digest:
         raise ValueError("checksum mismatch")
+    newline = body.index(b"\n")
+    header = json.loads(body[:newline])
+    object_code = body[newline + 1 :]
+    _check_header(header, key, len(object_code))
     return Entry(header, object_code, path)
 
 
+def _check_header(header: object, key: str, object_size: int) -> None:
+    """Every field the loader uses has the type and form a writer gives it."""
+    if not isinstance(header, dict):
+        raise ValueError("header is not an object")
+    if header.get("format") != FORMAT_VERSION or header.get("key") != key:
+        raise ValueError("entry of another format or key")
+    if header.get("object_size") != object_size:
+        raise ValueError("truncated object code")
+    if not _SYMBOL.fullmatch(str(header.get("symbol"))):
+        raise ValueError("bad symbol")
+    for field in ("module", "qualname", "signature", "return_type"):
+        if not isinstance(header.get(field, ""), str):
+            raise ValueError(f"bad {field}")
+    callees = header.get("callees")
+    if not isinstance(callees, list):
+        raise ValueError("bad callee list")
+    for callee in callees:
+        if not isinstance(callee, dict) or not _SYMBOL.fullmatch(str(callee.get("symbol"))):
+            raise ValueError("bad callee")
+        if not all(_NAME.fullmatch(str(callee.get(f))) for f in ("module", "qualname")):
+            raise ValueError("bad callee name")
+        if not isinstance(callee.get("signature"), str):
+            raise ValueError("bad callee signature")
+
+
 def store(directory: Path, key: str, header: dict, object_code: bytes) -> Path | None:
-    """Write an entry atomically (temporary file, then rename); None if the directory refused."""
+    """Write an entry atomically (temporary file, then rename); None if the directory refused.
+    The checksum covers the header and the object code."""
     header = {
         **header,
         "format": FORMAT_VERSION,
         "key": key,
         "object_size": len(object_code),
-        "object_sha256": hashlib.sha256(object_code).hexdigest(),
         "created": time.time(),
     }
+    body = json.dumps(header, sort_keys=True).encode() + b"\n" + object_code
+    data = MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
     path = entry_path(directory, key)
     try:
-        path.parent.mkdir(mode=0o700, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=SUFFIX)
+        _subdirectory(directory, key, create=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=TMP_PREFIX, suffix=SUFFIX)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(
-                    MAGIC + json.dumps(header, sort_keys=True).encode() + b"\n" + object_code
-                )
+                handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, path)
@@ -308,42 +438,54 @@ def store(directory: Path, key: str, header: dict, object_code: bytes) -> Path |
                 os.unlink(tmp)
             raise
     except OSError as exc:
-        _warn_once(directory, f"cannot write to {directory} ({exc.strerror})")
+        warn_once(directory, f"cannot write to {directory} ({exc.strerror or exc})")
         return None
     return path
+
+
+def read_header(path: Path) -> dict | None:
+    """An entry's header for listing, if the entry verifies (None otherwise)."""
+    try:
+        data = _read_regular_file(path)
+        return _decode(data, path, path.name[: -len(SUFFIX)]).header
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 # --- management (the `jitcore cache` command) ---------------------------------------------
 
 
 def entries(directory: Path) -> Iterator[tuple[Path, dict | None]]:
-    """Every entry file with its header (None when unreadable)."""
+    """Every entry file with its header (None when it does not verify)."""
     if not directory.is_dir():
         return
     for path in sorted(directory.glob(f"*/*{SUFFIX}")):
-        if path.name.startswith(".tmp-"):
+        if path.name.startswith(TMP_PREFIX):
             continue
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(len(MAGIC))
-                header = json.loads(handle.readline()) if head == MAGIC else None
-        except (OSError, ValueError):
-            header = None
-        yield path, header
+        yield path, read_header(path)
 
 
 def clear(directory: Path, older_than_days: float | None = None) -> int:
-    """Delete entries (those older than the given age only); return how many."""
+    """Delete entries (those older than the given age only); return how many. Temporary files
+    of writers that were killed before renaming them (older than `STALE_TMP_SECONDS`) and, on
+    a full clear, lock files go too."""
     removed = 0
-    cutoff = time.time() - older_than_days * 86400 if older_than_days is not None else None
+    now = time.time()
+    cutoff = now - older_than_days * 86400 if older_than_days is not None else None
     for path, _header in list(entries(directory)):
-        if cutoff is not None and path.stat().st_mtime >= cutoff:
-            continue
         with contextlib.suppress(OSError):
+            if cutoff is not None and path.lstat().st_mtime >= cutoff:
+                continue
             path.unlink()
             removed += 1
-    for lock in directory.glob("*/*.lock") if directory.is_dir() else ():
-        if cutoff is None:
+    if not directory.is_dir():
+        return removed
+    for tmp in directory.glob(f"*/{TMP_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            if tmp.lstat().st_mtime < now - STALE_TMP_SECONDS:
+                tmp.unlink()
+    if cutoff is None:
+        for lock in directory.glob("*/*.lock"):
             with contextlib.suppress(OSError):
                 lock.unlink()
     return removed

@@ -11,6 +11,7 @@ symbol already linked in this process) is a miss: the caller compiles afresh.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,12 @@ OwnerLookup = Callable[[str], "tuple[Dispatcher, Signature] | None"]
 CalleeCompiler = Callable[["Dispatcher", Signature], "str | None"]
 
 locked = cache.locked
+Unusable = cache.Unusable
+
+
+def warn_unusable(directory: Path, exc: Exception) -> None:
+    """One warning per directory; the compilation goes on without the cache."""
+    cache.warn_once(directory, str(exc))
 
 
 def directory() -> Path | None:
@@ -67,8 +74,8 @@ def load(
             loaded = compile_callee(target, parse_signature(callee["signature"]))
         except JitError:
             return None
-        if loaded != callee["symbol"]:
-            return None
+        if loaded != callee["symbol"] or not machine_code.is_linked(loaded):
+            return None  # compiled afresh into this session's group: compile the caller too
     return pipeline.load_cached(
         entry.object_code,
         sig,
@@ -80,14 +87,23 @@ def load(
     )
 
 
+# Modules of jitcore's own whose jitted functions an entry may name before anything imported
+# them (a warm cache must not need the compiler): the only modules ever imported for an entry.
+_OWN_MODULES = {"jitcore.lib.npkernels"}
+
+
 def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
-    """The jitted function `module.qualname`, if it can be imported and is one."""
-    try:
-        obj: Any = importlib.import_module(module)
-        for part in qualname.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
+    """The jitted function `module.qualname`, if its module is already imported (names read
+    from an entry are never imported, except jitcore's own library kernels)."""
+    obj: Any = sys.modules.get(module)
+    if obj is None and module in _OWN_MODULES:
+        obj = importlib.import_module(module)
+    if obj is None:
         return None
+    for part in qualname.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
     if registry.is_library_kernel(obj):
         return registry.kernel_dispatcher(obj)  # type: ignore[no-any-return]
     return obj if getattr(obj, "__jitcore_dispatcher__", False) else None

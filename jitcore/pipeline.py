@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jitcore import machine_code
-from jitcore.api import JitOptions
 from jitcore.errors import InternalCompilerError, JitError, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.printer import print_ir
+from jitcore.options import JitOptions
 from jitcore.parse import ParsedFunction
 
 if TYPE_CHECKING:

@@ -183,8 +183,13 @@ def _load_or_compile(
     key = cached.key_of(dispatcher, sig)
     key_seconds = time.perf_counter() - start
     # The outermost compilation takes the key's lock, so parallel workers compile once.
-    lock = cached.locked(directory, key) if session.depth == 0 else contextlib.nullcontext()
-    with lock:
+    with contextlib.ExitStack() as stack:
+        if session.depth == 0:
+            try:
+                stack.enter_context(cached.locked(directory, key))
+            except cached.Unusable as exc:
+                cached.warn_unusable(directory, exc)
+                return compile_fresh(session, dispatcher, sig)
         overload = cached.load(directory, key, dispatcher, sig, key_seconds, _compile_callee)
         if overload is not None:
             SYMBOLS.owners[overload.symbol] = (dispatcher, sig)

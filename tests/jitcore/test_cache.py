@@ -61,7 +61,9 @@ def project(tmp_path: Path) -> Path:
 
 def run_child(project: Path, cache_dir: Path | None = None) -> dict:
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(project / "src")
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(project / "src"), env.get("PYTHONPATH")])
+    )
     env["JITCORE_CACHE_DIR"] = str(cache_dir or project / "cache")
     env.pop("JITCORE_DEBUG", None)
     out = subprocess.run(
