@@ -1,9 +1,13 @@
-"""Reference counting of arrays in low IR: the last step of `lower`.
+"""Reference counting of arrays in low IR: the last step of `lower`, and the only place that
+decides where references are taken and released (`codegen` emits the `incref`/`decref`
+instructions it finds here, nothing more).
 
 Every SSA value that holds arrays (an array, or a tuple holding arrays) owns one reference to
-each array's runtime block. Operations that make such a value create its reference (`codegen`
-increfs views, extracted items and tuple items; allocations start at one); array arguments are
-increfed on entry. This pass releases each reference exactly once on every path:
+each array's runtime block. A value that comes from a fresh allocation (`makearray` with
+`fresh`) or from a kernel call owns the reference it was made with; a value that shares another
+value's arrays (a view `makearray`, `extract`, `extractdyn`, `select`, `tuple`) gets an `incref`
+right after its definition; array arguments are increfed on entry. Then this pass releases each
+reference exactly once on every path:
 
 * after the value's last use in a block where it is not live afterwards;
 * on a control-flow edge where it is live before but not after (a loop exit, a `raise`);
@@ -16,6 +20,7 @@ Critical edges that need code are split.
 
 from __future__ import annotations
 
+from jitcore.errors import SourceLoc
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 
@@ -23,9 +28,11 @@ Managed = ir.Value
 
 
 def insert_refcounts(fn: ir.Function) -> None:
+    """Insert the `incref`/`decref` instructions that balance every array reference in `fn`."""
     managed = _managed_values(fn)
     if not managed:
         return
+    _increfs_of_shared_values(fn)
     roots = _pointer_roots(fn, managed)
     live_in, live_out = _liveness(fn, managed, roots)
     _increfs_of_arguments(fn)
@@ -52,7 +59,7 @@ def _pointer_roots(
     roots: dict[ir.Value, tuple[ir.Value, ...]] = {}
     for block in fn.reverse_postorder():
         for instr in block.instrs:
-            if not isinstance(instr, ir.Intrinsic) or not isinstance(instr.type, T.Pointer):
+            if not isinstance(instr.type, T.Pointer):
                 continue
             found: list[ir.Value] = []
             for op in instr.operands():
@@ -114,13 +121,32 @@ def _liveness(fn: ir.Function, managed: set[ir.Value], roots: dict) -> tuple[dic
     return live_in, live_out
 
 
-def _refop(kind: str, value: ir.Value, loc: object) -> ir.Intrinsic:
-    return ir.Intrinsic(kind, [value], name="", type=T.NONE, loc=loc)  # type: ignore[arg-type]
+def _refop(kind: type[ir.Incref | ir.Decref], value: ir.Value, loc: SourceLoc) -> ir.Instr:
+    return kind(value, name="", type=T.NONE, loc=loc)
+
+
+def _shares_arrays(instr: ir.Instr) -> bool:
+    """Whether `instr` makes a value holding arrays that other values hold too."""
+    if not T.contains_array(instr.type):
+        return False
+    if isinstance(instr, ir.MakeArray):
+        return not instr.fresh
+    return isinstance(instr, ir.Extract | ir.ExtractDynamic | ir.Select | ir.MakeTuple)
+
+
+def _increfs_of_shared_values(fn: ir.Function) -> None:
+    for block in fn.blocks:
+        new_instrs: list[ir.Instr] = []
+        for instr in block.instrs:
+            new_instrs.append(instr)
+            if _shares_arrays(instr):
+                new_instrs.append(_named(fn, _refop(ir.Incref, instr, instr.loc)))
+        block.instrs = new_instrs
 
 
 def _increfs_of_arguments(fn: ir.Function) -> None:
     entry = fn.entry
-    ops = [_refop("incref", a, fn.loc) for a in fn.args if T.contains_array(a.type)]
+    ops = [_refop(ir.Incref, a, fn.loc) for a in fn.args if T.contains_array(a.type)]
     for n, op in enumerate(ops):
         op.name = fn.fresh_name("rc")
         entry.instrs.insert(_first_non_phi(entry) + n, op)
@@ -161,10 +187,14 @@ def _release_in_block(
     for index, instr in enumerate(block.instrs):
         new_instrs.append(instr)
         for v in inserts.get(index, ()):
-            new_instrs.append(_named(fn, _refop("decref", v, instr.loc)))
+            new_instrs.append(_named(fn, _refop(ir.Decref, v, instr.loc)))
     for v in at_end:
-        new_instrs.append(_named(fn, _refop("decref", v, term.loc)))  # type: ignore[union-attr]
+        new_instrs.append(_named(fn, _refop(ir.Decref, v, term.loc)))  # type: ignore[union-attr]
     block.instrs = new_instrs
+
+
+def _name_of(v: ir.Value) -> str:
+    return getattr(v, "name", "")
 
 
 def _named(fn: ir.Function, instr: ir.Instr) -> ir.Instr:
@@ -182,10 +212,10 @@ def _fix_edge(fn, pred, succ, managed, live_in, live_out) -> None:  # noqa: ANN0
     ops: list[ir.Instr] = []
     for v, count in moved.items():
         extra = count - 1 + (1 if v in live_in[succ] else 0)
-        ops.extend(_named(fn, _refop("incref", v, fn.loc)) for _ in range(extra))
-    for v in live_out[pred]:
+        ops.extend(_named(fn, _refop(ir.Incref, v, fn.loc)) for _ in range(extra))
+    for v in sorted(live_out[pred], key=_name_of):  # a set: sort, so IR text is stable
         if v not in live_in[succ] and v not in moved:
-            ops.append(_named(fn, _refop("decref", v, fn.loc)))
+            ops.append(_named(fn, _refop(ir.Decref, v, fn.loc)))
     if not ops:
         return
     preds = fn.predecessors()

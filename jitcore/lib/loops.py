@@ -2,13 +2,15 @@
 
 `elementwise` emits a loop nest over the broadcast shape; when all operands are C-contiguous and
 their shapes equal the result's, a flat unit-stride loop runs instead, which LLVM vectorizes.
-A `Recipe` describes one element of an operation; the fusion pass composes recipes.
+A `Recipe` describes one element of an operation; `fuse` composes two elementwise operations
+into one loop (the fusion pass uses it, and so does the IR parser to read a fused loop back).
 
 Layer: depends on `layout`; `arrays`, `ufuncs`, `reductions` and `optimize.fusion` use it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
@@ -17,6 +19,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import layout as L
+from jitcore.lib.registry import Operand, Resolved
 
 ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
 
@@ -33,6 +36,68 @@ class Recipe:
     out: T.Scalar
     fn: ScalarFn
     prepare: Callable[[LowBuilder, list[ir.Value]], list[ir.Value]] = _no_preparation
+
+
+def fused_elementwise(*args: object) -> object:
+    """The callee a fused loop's `call` names (`call @fused_elementwise(a, b)`); never called."""
+    raise AssertionError("fused expressions exist only in compiled code")
+
+
+def fuse(inner: Resolved, outer: Resolved, position: int) -> Resolved:
+    """One elementwise loop for `outer` whose operand `position` is computed by `inner`.
+
+    The fused operation takes `outer`'s operands with that one replaced by `inner`'s, and is
+    named like `outer` with `inner` in that operand's place (`binop.add(binop.mul(...), ...)`).
+    """
+    inner_recipe, outer_recipe = inner.elementwise, outer.elementwise
+    assert isinstance(inner_recipe, Recipe) and isinstance(outer_recipe, Recipe)
+    width = len(inner.args)
+    inner_out = inner_recipe.out
+
+    def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
+        value = b.cast(inner_recipe.fn(b, xs[position : position + width]), inner_out)
+        return outer_recipe.fn(b, xs[:position] + [value] + xs[position + width :])
+
+    def prepare(b: LowBuilder, xs: list[ir.Value]) -> list[ir.Value]:
+        xs = list(xs)
+        xs[position : position + width] = inner_recipe.prepare(b, xs[position : position + width])
+        head, mid, tail = xs[:position], [cast(ir.Value, None)], xs[position + width :]
+        prepared = outer_recipe.prepare(b, head + mid + tail)
+        return prepared[:position] + xs[position : position + width] + prepared[position + 1 :]
+
+    recipe = Recipe(outer_recipe.out, fn, prepare)
+
+    def lower(b: LowBuilder, values: list[ir.Value], kwargs: dict) -> ir.Value:
+        return elementwise(b, recipe.prepare(b, values), recipe.out, recipe.fn)
+
+    return Resolved(
+        (None,) * (len(outer.args) - 1 + width),
+        outer.ret,
+        lower,
+        elementwise=recipe,
+        name=outer.name,
+        operands=(_graft(outer.operands[0], position, inner), ()),
+    )
+
+
+def _graft(
+    operands: tuple[Operand | Resolved, ...], position: int, inner: Resolved
+) -> tuple[Operand | Resolved, ...]:
+    """`operands` with leaf number `position` (counting the leaves of operations fused into
+    them, in order) replaced by `inner`: the name of a fused loop is the tree of what it
+    computes, whatever order the fusion pass merged its parts in."""
+    out: list[Operand | Resolved] = []
+    for op in operands:
+        width = len(op.args) if isinstance(op, Resolved) else 1
+        if not 0 <= position < width:
+            out.append(op)
+        elif isinstance(op, Resolved):
+            grafted = _graft(op.operands[0], position, inner)
+            out.append(dataclasses.replace(op, operands=(grafted, op.operands[1])))
+        else:
+            out.append(inner)
+        position -= width
+    return tuple(out)
 
 
 def elementwise(
@@ -122,22 +187,14 @@ def _flat_loop(
     values = []
     for x in inputs:
         if isinstance(x.type, T.Array):
-            ptr = b.intrinsic(
-                "ptr_add",
-                [datas[id(x)], b.binop("mul", loop.index, i64(L.itemsize(x.type)))],
-                T.PTR,
-            )
+            ptr = b.ptr_add(datas[id(x)], b.binop("mul", loop.index, i64(L.itemsize(x.type))))
             values.append(L.load(b, ptr, x.type.dtype))
         else:
             values.append(x)
     result = b.cast(fn(b, values), out.type.dtype)  # type: ignore[union-attr]
     L.store(
         b,
-        b.intrinsic(
-            "ptr_add",
-            [out_data, b.binop("mul", loop.index, i64(L.itemsize(cast(T.Array, out.type))))],
-            T.PTR,
-        ),
+        b.ptr_add(out_data, b.binop("mul", loop.index, i64(L.itemsize(cast(T.Array, out.type))))),
         result,
     )
     loop.finish()

@@ -7,18 +7,18 @@ in the same block with nothing in between that writes memory, merges into it.
 
     t1 = mul 0.5 a; t2 = mul 0.5 b; t3 = mul t2 c; t4 = add t1 t3
         ->  t4 = call @fused_elementwise(a, b, c)     (one loop, one allocation)
+            [impl=binop.add(binop.mul(0.5, a), binop.mul(binop.mul(0.5, b), c))], with
+            the operands' types in place of the names
 """
 
 from __future__ import annotations
 
+from typing import cast
+
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.lib.loops import Recipe, elementwise
+from jitcore.lib.loops import fuse, fused_elementwise
 from jitcore.lib.registry import Resolved
-
-
-def fused_elementwise(*args: object) -> object:  # noqa: D103 - a marker, never called
-    raise AssertionError("fused expressions exist only in compiled code")
 
 
 def fuse_elementwise(fn: ir.Function) -> bool:
@@ -76,32 +76,12 @@ def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> 
 
 
 def _fuse(producer: ir.Instr, consumer: ir.Instr) -> ir.Call:
-    inner, outer = _recipe(producer), _recipe(consumer)
     consumer_leaves = _leaves(consumer)
     producer_leaves = _leaves(producer)
     position = next(i for i, v in enumerate(consumer_leaves) if v is producer)
     leaves = consumer_leaves[:position] + producer_leaves + consumer_leaves[position + 1 :]
-    width = len(producer_leaves)
-    inner_out = inner.out
-
-    def fn(b, xs):  # noqa: ANN001, ANN202
-        value = b.cast(inner.fn(b, xs[position : position + width]), inner_out)
-        return outer.fn(b, xs[:position] + [value] + xs[position + width :])
-
-    def prepare(b, xs):  # noqa: ANN001, ANN202
-        xs = list(xs)
-        xs[position : position + width] = inner.prepare(b, xs[position : position + width])
-        head, mid, tail = xs[:position], [None], xs[position + width :]
-        prepared = outer.prepare(b, head + mid + tail)
-        return prepared[:position] + xs[position : position + width] + prepared[position + 1 :]
-
-    recipe = Recipe(outer.out, fn, prepare)
-
-    def lower(b, values, kwargs):  # noqa: ANN001, ANN202
-        return elementwise(b, recipe.prepare(b, values), recipe.out, recipe.fn)
-
-    impl = Resolved(tuple(None for _ in leaves), consumer.type, lower)  # type: ignore[arg-type]
-    impl.elementwise = recipe
+    impl = fuse(cast(Resolved, producer.impl), cast(Resolved, consumer.impl), position)
+    assert len(impl.args) == len(leaves)
     return ir.Call(
         ir.Const(fused_elementwise, type=T.Opaque(fused_elementwise)),
         leaves,

@@ -29,3 +29,27 @@ def promote(n, x):  # noqa: ANN001, ANN201
     if x > 1.0:
         y = x
     return y
+
+
+def min_floordiv(a, b):  # noqa: ANN001, ANN201
+    return min(a // b, 10)
+
+
+def scale(a):  # noqa: ANN001, ANN201
+    return a * 2.0
+
+
+def total(a):  # noqa: ANN001, ANN201
+    return a.sum()
+
+
+def middle(a):  # noqa: ANN001, ANN201
+    return a[1:-1]
+
+
+def fused(a, b):  # noqa: ANN001, ANN201
+    return 0.5 * a + b * b
+
+
+def checked_index(a, i):  # noqa: ANN001, ANN201
+    return a[i]
