@@ -19,7 +19,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from jitcore import machine_code, pipeline, session
+from jitcore import machine_code, pipeline, session, typetable
 from jitcore.argtypes import parse_signature, type_key, typeof
 from jitcore.errors import JitError, JitFallbackWarning, TypingError
 from jitcore.ir import nodes as ir
@@ -55,6 +55,7 @@ class CompileStats:
 
 
 _SERIALS = itertools.count()
+NATIVE_CASES = 16  # signatures with tuples checked by generated code; the rest by a dict
 
 
 class Dispatcher:
@@ -76,10 +77,12 @@ class Dispatcher:
         # A class of its own, so that its `__call__` can become native code for this function.
         self.__class__ = type(type(self).__name__, (type(self),), {"__module__": __name__})
         self._dispatch_generations: list[object] = []
+        self._native_cases = -1  # tuple signatures the trampoline checks (-1: no trampoline)
         self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
         self._variants: dict[JitOptions, Dispatcher] = {}
         code = py_func.__code__
         self._nparams = code.co_argcount
+        self._table = typetable.TypeTable(self._nparams)
         self._param_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
         for sig in options.signatures:
             if options.mode is not ExecutionMode.PYTHON:
@@ -112,23 +115,33 @@ class Dispatcher:
         return target(*args)
 
     def _install_native_dispatch(self) -> None:
-        """Generate a native dispatcher for the compiled signatures (DESIGN.md section 5)."""
+        """Give the dispatcher's class a native `__call__` for the compiled signatures
+        (DESIGN.md section 5).
+
+        Signatures without tuples go into the type table (`jitcore.typetable`), which the
+        native trampoline probes: adding one writes memory and generates no code, and a call
+        costs the same for every signature. A signature with tuple arguments is checked by
+        generated code, item by item, for the first `NATIVE_CASES` of them (later ones come
+        back to the Python-level lookup); only then is the trampoline generated again."""
         from jitcore import codegen, runtime
 
         cases = []
         for key, target in self._by_key.items():
-            if isinstance(target, Overload) and target.native is not None:
-                cases.append(
-                    (
-                        [_arg_check(k) for k in cast(tuple, key)],
-                        cast(machine_code.NativeFunction, target.keep_alive).address,
-                    )
-                )
-        if not cases:
+            if not isinstance(target, Overload) or target.native is None:
+                continue
+            address = cast(machine_code.NativeFunction, target.keep_alive).address
+            words = typetable.key_words(cast(tuple, key))
+            if words is not None:
+                self._table.add(words, address)
+            elif len(cases) < NATIVE_CASES:
+                cases.append(([_arg_check(k) for k in cast(tuple, key)], address))
+        if len(self._table) == 0 and not cases or len(cases) == self._native_cases:
             return
+        self._native_cases = len(cases)
         name = f"dispatch.{self.serial}"
+        table = codegen.TableRef(self._table.header_address, id(np.ndarray))
         module = codegen.generate_dispatcher(
-            name, self._nparams, cases, runtime.python_mode_flag_address()
+            name, self._nparams, cases, runtime.python_mode_flag_address(), table
         )
         native = machine_code.link_dispatcher(module, Dispatcher.__call__.__get__(self))
         # Keep every generation alive: the previous one may be on the C stack right now (it
@@ -376,6 +389,8 @@ class Dispatcher:
         """Forget every compiled specialization (the next call compiles again)."""
         self._overloads.clear()
         self._by_key.clear()
+        self._native_cases = -1
+        self._table = typetable.TypeTable(self._nparams)
         type(self).__call__ = Dispatcher.__call__  # type: ignore[method-assign]
         self._fallback_reason = None
         self._warned = False

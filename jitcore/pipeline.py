@@ -132,15 +132,13 @@ def run_pipeline(
     if inline.inlinable_ir(fn):
         record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
     with record.stage("lower"):
-        lower.lower_function(fn, boundscheck=options.boundscheck, fastmath=options.fastmath)
+        lower.lower_function(fn, boundscheck=options.boundscheck)
         if debug:
             verify(fn, typed=True, stage="lower")
     if keep_text:
         record.texts["lower"] = print_ir(fn)
     with record.stage("codegen"):
-        generated = codegen.generate_module(
-            fn, symbol, codegen.CodegenOptions(fastmath=options.fastmath)
-        )
+        generated = codegen.generate_module(fn, symbol, options)
     if keep_text:
         record.texts["codegen"] = str(generated.module)
     with record.stage("llvm-opt"):
@@ -170,12 +168,13 @@ def _typed(
         with record.stage("typeinfer"):
             assumed = assumed_return()
             result = typeinfer.infer_types(fn, signature, resolve_callee, assumed)
-            if debug:
+            final = fn.return_type
+            settled = result.complete and (assumed is None or final == assumed)
+            if debug and settled:  # an attempt still waiting for a return type has bottoms
                 verify(fn, typed=True, stage="typeinfer")
         if keep_text:
             record.texts["typeinfer"] = print_ir(fn)
-        final = fn.return_type
-        if result.complete and (assumed is None or final == assumed):
+        if settled:
             return fn
         if final is None or isinstance(final, T.Bottom):
             return None
