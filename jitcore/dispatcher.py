@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import inspect
 import itertools
 import time
 import warnings
@@ -72,6 +73,7 @@ class Dispatcher:
         self._fallback_reason: str | None = None
         self._warned = False
         self._parsed: ParsedFunction | None = None
+        self._signature: inspect.Signature | None = None
         self.parse_seconds = 0.0
         functools.update_wrapper(self, py_func)  # type: ignore[arg-type]
         # A class of its own, so that its `__call__` can become native code for this function.
@@ -81,9 +83,11 @@ class Dispatcher:
         self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
         self._variants: dict[JitOptions, Dispatcher] = {}
         code = py_func.__code__
-        self._nparams = code.co_argcount
+        # compiled code takes every parameter positionally: positional ones, then keyword-only
+        self._npositional = code.co_argcount
+        self._nparams = code.co_argcount + code.co_kwonlyargcount
         self._table = typetable.TypeTable(self._nparams)
-        self._param_names = list(code.co_varnames[: code.co_argcount + code.co_kwonlyargcount])
+        self._param_names = list(code.co_varnames[: self._nparams])
         for sig in options.signatures:
             if options.mode is not ExecutionMode.PYTHON:
                 self.compile(sig)
@@ -160,32 +164,13 @@ class Dispatcher:
         return self.with_options(mode=mode)(*args, **kwargs)
 
     def _bind(self, args: tuple, kwargs: dict[str, Any]) -> tuple:
-        parsed_defaults = self.py_func.__defaults__ or ()
-        n = self._nparams
-        if len(args) > n:
-            raise TypeError(
-                f"{self.py_func.__name__}() takes {n} positional arguments "
-                f"but {len(args)} were given"
-            )
-        bound = list(args)
-        names = self._param_names[:n]
-        for name in names[len(args) :]:
-            if name in kwargs:
-                bound.append(kwargs.pop(name))
-            else:
-                first_default = n - len(parsed_defaults)
-                index = names.index(name)
-                if index < first_default:
-                    raise TypeError(
-                        f"{self.py_func.__name__}() missing required argument: '{name}'"
-                    )
-                bound.append(parsed_defaults[index - first_default])
-        if kwargs:
-            raise TypeError(
-                f"{self.py_func.__name__}() got an unexpected keyword argument "
-                f"'{next(iter(kwargs))}'"
-            )
-        return tuple(bound)
+        """Positional, keyword, keyword-only arguments and defaults, in parameter order (the
+        order compiled code takes them in), with Python's errors for a call that does not fit."""
+        if self._signature is None:
+            self._signature = inspect.signature(self.py_func)
+        bound = self._signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return tuple(bound.arguments[name] for name in self._param_names)
 
     def _target_for(self, args: tuple, key: tuple) -> Callable[..., Any]:
         mode = self.options.mode
@@ -265,33 +250,38 @@ class Dispatcher:
         return callee._for_caller(self)._as_callee(args, kwargs)
 
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-        names = self._param_names[: self._nparams]
-        if len(args) > len(names):
+        names = self._param_names
+        name = self.py_func.__name__
+        if len(args) > self._npositional:
             raise TypingError(
-                f"{self.py_func.__name__}() takes {len(names)} arguments, {len(args)} given"
+                f"{name}() takes {self._npositional} positional arguments, {len(args)} given"
             )
-        defaults = self.py_func.__defaults__ or ()
-        first_default = len(names) - len(defaults)
+        defaults = dict(
+            zip(
+                names[self._npositional - len(self.py_func.__defaults__ or ()) :],
+                self.py_func.__defaults__ or (),
+            )
+        )
+        defaults.update(self.py_func.__kwdefaults__ or {})
         order: list[tuple[str, object]] = []  # ("arg", i) | ("kw", name) | ("default", value)
         sig: list[T.Type] = []
-        for i, name in enumerate(names):
+        for i, param in enumerate(names):
             if i < len(args):
+                if param in kwargs:
+                    raise TypingError(f"{name}() got multiple values for argument '{param}'")
                 order.append(("arg", i))
                 sig.append(args[i].type)
-            elif name in kwargs:
-                order.append(("kw", name))
-                sig.append(kwargs[name].type)
-            elif i >= first_default:
-                value = defaults[i - first_default]
-                order.append(("default", value))
-                sig.append(typeof(value, name))
+            elif param in kwargs:
+                order.append(("kw", param))
+                sig.append(kwargs[param].type)
+            elif param in defaults:
+                order.append(("default", defaults[param]))
+                sig.append(typeof(defaults[param], param))
             else:
-                raise TypingError(f"{self.py_func.__name__}() missing required argument: '{name}'")
+                raise TypingError(f"{name}() missing required argument: '{param}'")
         for k in kwargs:
             if k not in names:
-                raise TypingError(
-                    f"{self.py_func.__name__}() got an unexpected keyword argument '{k}'"
-                )
+                raise TypingError(f"{name}() got an unexpected keyword argument '{k}'")
         signature = tuple(sig)
         ret, symbol = session.callee_return(self, signature)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from jitcore import machine_code
+from jitcore.argtypes import typeof
 from jitcore.errors import InternalCompilerError, JitError, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -83,8 +84,20 @@ class Overload:
     cache_key: str | None = None
 
     def __call__(self, *args: Any) -> Any:
+        """Call this specialization directly. The entry point trusts its arguments (the
+        dispatcher checked them), so they are checked here: their number and types must be
+        this signature's, else TypeError naming the argument."""
         if self.native is None:
             raise RuntimeError(f"{self.symbol} is not linked yet")
+        if len(args) != len(self.signature):
+            raise TypeError(
+                f"this specialization takes {len(self.signature)} arguments "
+                f"({', '.join(map(str, self.signature))}), {len(args)} given"
+            )
+        for i, (value, expected) in enumerate(zip(args, self.signature)):
+            actual = typeof(value, f"#{i}")
+            if actual != expected:
+                raise TypeError(f"argument #{i} is {actual}, this specialization takes {expected}")
         return self.native(*args)
 
 

@@ -6,12 +6,16 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+from jitcheck.compare import assert_equivalent
 from jitcore import ExecutionMode, TypingError, jit
 from jitcore.argtypes import parse_signature
 from jitcore.errors import JitFallbackWarning
 from jitcore.ir import types as T
 from jitcore.pipeline import STAGES
+from tests.jitcore.support import compiled
 
 
 def add(a, b):  # noqa: ANN001, ANN201
@@ -214,3 +218,62 @@ def test_python_mode_runs_callees_as_python_too() -> None:
 
 def lambda_free_caller(x):  # noqa: ANN001, ANN201
     return _SCALE_UNDER_TEST(x, 3) + 1  # noqa: F821 - set by the test
+
+
+# --- issue #12: keyword-only parameters, and specializations called directly ----------------
+
+
+def keyword_only(x, *, k=1):  # noqa: ANN001, ANN201
+    return x + k
+
+
+def mixed_parameters(a, b=2.0, *, c, d=4):  # noqa: ANN001, ANN201
+    return a * b + c - d
+
+
+def calls_with_keywords(x):  # noqa: ANN001, ANN201
+    return mixed_parameters(x, c=1.0) + keyword_only(x, k=5) + keyword_only(x)
+
+
+@pytest.mark.parametrize("opt", [0, 3])
+@given(
+    x=st.floats(-1e6, 1e6) | st.integers(-(2**40), 2**40),
+    k=st.floats(-1e6, 1e6) | st.integers(-(2**40), 2**40),
+)
+def test_keyword_only_parameters_bind_as_in_python(opt: int, x: float, k: float) -> None:
+    f = compiled(keyword_only, opt=opt)
+    for call in (lambda g: g(x, k=k), lambda g: g(x), lambda g: g(x=x, k=k)):
+        assert_equivalent(call(f), call(keyword_only))
+    assert f.signatures  # it ran compiled (mode="compiled" raises rather than falls back)
+
+
+@pytest.mark.parametrize("opt", [0, 3])
+def test_keyword_only_parameters_in_compiled_calls(opt: int) -> None:
+    global mixed_parameters, keyword_only
+    plain = (mixed_parameters, keyword_only)
+    try:
+        mixed_parameters = jit(mode="compiled", opt=opt)(plain[0])
+        keyword_only = jit(mode="compiled", opt=opt)(plain[1])
+        caller = jit(mode="compiled", opt=opt)(calls_with_keywords)
+        assert_equivalent(caller(2.5), 2.5 * 2.0 + 1.0 - 4 + 7.5 + 3.5)
+        assert mixed_parameters(1, 3, c=2, d=1) == 4
+        with pytest.raises(TypeError, match="'c'"):
+            mixed_parameters(1.0)
+    finally:
+        mixed_parameters, keyword_only = plain
+
+
+def test_a_specialization_called_directly_checks_its_arguments() -> None:
+    f = jit(mode="compiled")(add)
+    assert f(1.0, 2) == 3.0
+    (overload,) = f.overloads.values()
+    assert overload(1.5, 2) == 3.5
+    for bad, message in [
+        ((), "takes 2 arguments"),
+        ((1.0,), "takes 2 arguments"),
+        ((1.0, 2.0), "argument #1 is f64"),
+        (("text", 2), "unsupported type str"),
+        ((np.zeros(2), 2), "argument #0 is array"),
+    ]:
+        with pytest.raises(TypeError, match=message):
+            overload(*bad)
