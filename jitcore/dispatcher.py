@@ -22,7 +22,7 @@ import numpy as np
 
 from jitcore import machine_code, pipeline, session, typetable
 from jitcore.argtypes import parse_signature, type_key, typeof
-from jitcore.errors import JitError, JitFallbackWarning, TypingError
+from jitcore.errors import JitError, JitFallbackWarning, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.lib import registry
@@ -276,7 +276,7 @@ class Dispatcher:
                 sig.append(kwargs[param].type)
             elif param in defaults:
                 order.append(("default", defaults[param]))
-                sig.append(typeof(defaults[param], param))
+                sig.append(self._default_type(param, defaults[param]))
             else:
                 raise TypingError(f"{name}() missing required argument: '{param}'")
         for k in kwargs:
@@ -304,6 +304,18 @@ class Dispatcher:
             callee=(self, signature),
             kwargs={k: signature[names.index(k)] for k in kwargs},
         )
+
+    def _default_type(self, param: str, value: object) -> T.Type:
+        """The type a default value is passed with, or UnsupportedError for a default that
+        compiled code cannot take (a string, a list...)."""
+        try:
+            return typeof(value, param)
+        except TypeError:
+            raise UnsupportedError(
+                f"{self.py_func.__name__}() has a default `{param}={value!r}` of type "
+                f"{type(value).__name__}, which compiled callers cannot pass yet",
+                hint=f"pass `{param}` explicitly, or give it a numeric default",
+            ) from None
 
     # --- introspection --------------------------------------------------------------------
 

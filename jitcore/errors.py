@@ -72,6 +72,14 @@ class JitError(Exception):
             lines.append(f"note: {self.note}")
         return "\n".join(lines)
 
+    def located(self, loc: SourceLoc) -> JitError:
+        """Give the error `loc` if it has no location yet (an error raised by a typing rule
+        or a callee binding is placed at the call that used it)."""
+        if self.loc is None:
+            self.loc = loc
+            self.args = (self._render(),)
+        return self
+
     def with_note(self, note: str) -> JitError:
         """Attach `note` (keeping the first one: the innermost compile is the useful one)."""
         if self.note is None:

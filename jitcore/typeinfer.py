@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn, cast
 
-from jitcore.errors import TypingError, UnsupportedError
+from jitcore.errors import JitError, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
@@ -26,7 +26,15 @@ from jitcore.lib import (
     catalog,  # noqa: F401 - importing it registers every operation
     operators,
 )
-from jitcore.lib.registry import Operand, Resolved, lookup_function, lookup_method
+from jitcore.lib.registry import (
+    Operand,
+    Resolved,
+    call_kernel,
+    is_library_kernel,
+    lookup_function,
+    lookup_method,
+    name_operation,
+)
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
 CalleeResolver = Callable[[object, list[Operand], dict[str, Operand]], Resolved]
@@ -126,7 +134,7 @@ class _Inference:
             return None
         if any(isinstance(t, T.Bottom) for t in types):
             return T.BOTTOM
-        resolved = self.resolve(instr)
+        resolved = name_operation(instr, self.resolve(instr), self.operand)
         instr.impl = resolved
         if self._stays_python_number(instr, operands, resolved):
             self.weak.add(instr)
@@ -266,7 +274,13 @@ class _Inference:
             )
         obj = func_type.obj
         if _is_dispatcher(obj):
-            return self.resolve_callee(obj, args, kwargs)
+            try:
+                return self.resolve_callee(obj, args, kwargs)
+            except JitError as err:
+                err.located(call.loc)
+                raise
+        if is_library_kernel(obj) and not kwargs:
+            return call_kernel(obj, [a.type for a in args])  # type: ignore[arg-type]
         rule = lookup_function(obj)
         if rule is None:
             name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
@@ -280,10 +294,8 @@ class _Inference:
             raise UnsupportedError(f"calls to `{full}` are not supported", loc=call.loc, hint=hint)
         try:
             resolved = rule(args, kwargs)
-        except TypingError as err:
-            if err.loc is None:
-                err.loc = call.loc
-                err.args = (err._render(),)
+        except JitError as err:
+            err.located(call.loc)
             raise
         if resolved is None:
             name = getattr(obj, "__name__", repr(obj))

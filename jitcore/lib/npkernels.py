@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitcore.api import ExecutionMode, jit
-
-_lib = jit(mode=ExecutionMode.COMPILED, boundscheck=False)
+from jitcore.lib.registry import library_kernel as _lib
 
 PAIRWISE_BLOCK = 128
 

@@ -14,20 +14,20 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
+from jitcore.lib import npkernels
 from jitcore.lib.loops import elementwise
-from jitcore.lib.registry import Operand, Resolved, register_function, register_method
-
-
-def _kernels():  # noqa: ANN202 - imported late: it compiles with jitcore itself
-    from jitcore.lib import npkernels
-
-    return npkernels
+from jitcore.lib.registry import (
+    Operand,
+    Resolved,
+    call_kernel,
+    register_function,
+    register_method,
+)
 
 
 def _call(kernel_name: str, arg_types: list[T.Type]) -> Resolved:
     """Type a call of a library kernel (compiling it for these types)."""
-    kernel = getattr(_kernels(), kernel_name)
-    return kernel._as_callee([Operand(t) for t in arg_types], {})
+    return call_kernel(getattr(npkernels, kernel_name), arg_types)
 
 
 def sum_dtype(t: T.Scalar) -> T.Scalar:

@@ -4,18 +4,25 @@ A rule looks at its operands' types (and compile-time values, for arguments such
 or a dtype) and returns a `Resolved`: the types the operands are converted to, the result type,
 and the emitter that `lower` calls to expand the operation into low IR. A rule returns None when
 it does not apply; it raises `TypingError` when it applies but the operands are wrong.
+
+Every `Resolved` a registered rule returns carries its name (`math.sin`, `np.add`, `array.sum`;
+operators `binop.add`, `cmp.lt`, `getitem`, ...) and the operands its rule was given, so IR text
+prints which implementation was chosen and `resolve_named` finds it again from that text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
+from jitcore.errors import UNKNOWN_LOC, SourceLoc
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.markers import MISSING
+from jitcore.ir.names import object_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +60,21 @@ class Resolved:
     elementwise: object = None
     # For calls of jitted functions: (dispatcher, signature), which the inliner looks at.
     callee: object = None
+    # Which implementation this is and the operands its rule was given (set by the registry):
+    # the IR printer shows both and `resolve_named` re-resolves from them. A fused elementwise
+    # loop is named by its outer operation, with the inner operation's Resolved as an operand.
+    name: str = ""
+    operands: tuple[tuple[Operand | Resolved, ...], tuple[tuple[str, Operand], ...]] = ((), ())
 
 
 Rule = Callable[[list[Operand], dict[str, Operand]], Resolved | None]
+# An operator's rule: (key such as "add" or an attribute name, operands, location).
+OperatorRule = Callable[[str, list[Operand], SourceLoc], Resolved | None]
 
 _FUNCTIONS: dict[int, tuple[object, Rule]] = {}
 _METHODS: dict[tuple[type, str], Rule] = {}
+_NAMED: dict[str, tuple[object, Rule]] = {}
+_OPERATORS: dict[str, OperatorRule] = {}
 
 
 def register_function(
@@ -73,7 +89,10 @@ def register_function(
     def wrap(rule: Rule) -> Rule:
         for obj in objs:
             _list_function(obj, rule, params, notes, listed_as)
-            _FUNCTIONS[id(obj)] = (obj, rule)
+            name = object_name(obj) or f"<{type(obj).__name__} at {id(obj):#x}>"
+            named = _named(name, rule)
+            _FUNCTIONS[id(obj)] = (obj, named)
+            _add_name(name, obj, named)
         return rule
 
     return wrap
@@ -95,10 +114,100 @@ def register_method(
                 notes,
                 module=rule.__module__,
             )
-            _METHODS[(type_class, name)] = rule
+            full = f"{type_class.__name__.lower()}.{name}"
+            named = _named(full, rule)
+            _METHODS[(type_class, name)] = named
+            _add_name(full, type_class, named)
         return rule
 
     return wrap
+
+
+def register_operator(kind: str, rule: OperatorRule) -> None:
+    """Register the rule of an operator instruction (`binop`, `cmp`, `getitem`, ...), so that
+    `resolve_named` finds `binop.add` and the like again."""
+    _OPERATORS[kind] = rule
+
+
+def operator_name(instr: ir.Instr) -> str | None:
+    """The name of an operator instruction's implementation: `opcode.key` (`binop.add`,
+    `getattr.shape`) or the opcode alone (`getitem`)."""
+    if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.Compare):
+        return f"{instr.opcode}.{instr.op}"
+    if isinstance(instr, ir.GetAttr):
+        return f"getattr.{instr.attr}"
+    if isinstance(instr, ir.GetItem | ir.SetItem):
+        return instr.opcode
+    return None
+
+
+def name_operation(
+    instr: ir.Instr, resolved: Resolved | None, operand: Callable[[ir.Value], Operand]
+) -> Resolved | None:
+    """Name the implementation `typeinfer` found for an operator or a jitted callee (those are
+    not looked up by name): `operand` gives what typing knew of each operand."""
+    if resolved is None or resolved.name or resolved.lower is None:
+        return resolved
+    if isinstance(instr, ir.Call):
+        func = instr.func
+        name = object_name(func.value) if isinstance(func, ir.Const) else None
+        if name is None:
+            return resolved
+        kwargs = {k: operand(v) for k, v in instr.kwargs.items()}
+        return with_name(resolved, name, [operand(a) for a in instr.args], kwargs)
+    name = operator_name(instr)
+    if name is None:
+        return resolved
+    return with_name(resolved, name, [operand(v) for v in instr.operands()])
+
+
+def with_name(
+    resolved: Resolved,
+    name: str,
+    args: Sequence[Operand | Resolved],
+    kwargs: Mapping[str, Operand] | None = None,
+) -> Resolved:
+    """A copy of `resolved` that records its name and the operands it was resolved for (a copy,
+    since a rule may hand out one Resolved for many calls)."""
+    return dataclasses.replace(
+        resolved, name=name, operands=(tuple(args), tuple((kwargs or {}).items()))
+    )
+
+
+def resolve_named(
+    name: str,
+    args: list[Operand],
+    kwargs: dict[str, Operand],
+    loc: SourceLoc = UNKNOWN_LOC,
+) -> Resolved | None:
+    """Resolve the implementation called `name` for these operands again (the IR parser reads
+    implementations this way). Raises KeyError for a name nothing registered."""
+    entry = _NAMED.get(name)
+    if entry is not None:
+        return entry[1](list(args), dict(kwargs))
+    kind, _, key = name.partition(".")
+    rule = _OPERATORS.get(kind)
+    if rule is None:
+        raise KeyError(name)
+    resolved = rule(key, list(args), loc)
+    return None if resolved is None else with_name(resolved, name, args, kwargs)
+
+
+def _named(name: str, rule: Rule) -> Rule:
+    def named(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        given, given_kw = tuple(args), dict(kwargs)
+        resolved = rule(args, kwargs)
+        return None if resolved is None else with_name(resolved, name, given, given_kw)
+
+    named.__wrapped__ = rule  # type: ignore[attr-defined]
+    return named
+
+
+def _add_name(name: str, obj: object, rule: Rule) -> None:
+    previous = _NAMED.get(name)
+    if previous is not None and previous[0] is not obj:
+        raise ValueError(f"two implementations are both named {name!r}")
+    _NAMED[name] = (obj, rule)
 
 
 def lookup_function(obj: object) -> Rule | None:
@@ -121,6 +230,43 @@ def has_method(recv: T.Type, name: str) -> bool:
 def constant(value: object, type_: T.Type) -> Resolved:
     """A result known at compile time."""
     return Resolved((), type_, None, const=value)
+
+
+# --- library kernels -----------------------------------------------------------------------
+# Some operations are implemented by kernels written in Python (`npkernels`) and compiled by
+# jitcore itself. `lib` must not import the dispatcher (which imports the stages that import
+# `lib`), so the kernels are plain functions here and the dispatcher installs the resolver
+# that compiles them as jitted callees (dependency inversion instead of an import cycle).
+
+KernelDispatcher = Callable[[Callable[..., object]], Any]
+_kernel_dispatcher: list[KernelDispatcher] = []
+
+
+def library_kernel(func: Callable[..., object]) -> Callable[..., object]:
+    """Mark `func` as a library kernel: compiled in COMPILED mode without bounds checks (its
+    loop bounds come from the shapes its caller prepared)."""
+    func.__jitcore_library_kernel__ = True  # type: ignore[attr-defined]
+    return func
+
+
+def is_library_kernel(obj: object) -> bool:
+    return getattr(obj, "__jitcore_library_kernel__", False) is True
+
+
+def set_kernel_dispatcher(make: KernelDispatcher) -> None:
+    """Installed by the dispatcher module: the jitted function that compiles a kernel."""
+    _kernel_dispatcher[:] = [make]
+
+
+def kernel_dispatcher(kernel: Callable[..., object]) -> Any:
+    """The dispatcher compiling library kernel `kernel` (one per kernel and process)."""
+    assert _kernel_dispatcher, "jitcore.dispatcher installs the library-kernel dispatcher"
+    return _kernel_dispatcher[0](kernel)
+
+
+def call_kernel(kernel: Callable[..., object], arg_types: list[T.Type]) -> Resolved:
+    """Type a call of a library kernel (compiling it for these types)."""
+    return kernel_dispatcher(kernel)._as_callee([Operand(t) for t in arg_types], {})  # type: ignore[no-any-return]
 
 
 # --- the listing of supported operations -------------------------------------------------------

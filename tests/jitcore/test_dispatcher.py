@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitcheck.compare import assert_equivalent
-from jitcore import ExecutionMode, TypingError, jit
+from jitcore import ExecutionMode, TypingError, UnsupportedError, jit
 from jitcore.argtypes import parse_signature
 from jitcore.errors import JitFallbackWarning
 from jitcore.ir import types as T
@@ -277,3 +277,22 @@ def test_a_specialization_called_directly_checks_its_arguments() -> None:
     ]:
         with pytest.raises(TypeError, match=message):
             overload(*bad)
+
+
+def rank_first(a, method="average"):  # noqa: ANN001, ANN201
+    return a[0]
+
+
+def calls_rank_first(a):  # noqa: ANN001, ANN201
+    return jrank_first(a)
+
+
+jrank_first = jit(mode="compiled")(rank_first)
+
+
+def test_a_callee_default_compiled_code_cannot_pass_is_an_unsupported_error() -> None:
+    f = jit(mode="compiled")(calls_rank_first)
+    with pytest.raises(UnsupportedError, match="default `method='average'`") as caught:
+        f(np.ones(3))
+    message = str(caught.value)
+    assert "test_dispatcher.py" in message and "^" in message and "hint:" in message
