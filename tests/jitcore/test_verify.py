@@ -11,6 +11,8 @@ from jitcore.ir import types as T
 from jitcore.ir.parser import parse_ir
 from jitcore.ir.verify import check, verify
 
+pytestmark = pytest.mark.internal_error_expected  # the verifier raises them on purpose
+
 GOOD = """func f(a: i64, c: bool) -> i64 {
 entry:
   br c x y
