@@ -1,12 +1,16 @@
 """Stage `lower`: typed IR -> low IR.
 
 In:  typed, optimized IR whose instructions carry their `jitcore.lib` implementation.
-Out: low IR: only machine-level operations that `codegen` maps one to one onto LLVM:
-     `binop` (add sub mul div tdiv trem and or xor shl shr), `cmp`, `cast`, `select`,
-     `unary neg`, `tuple`, `intrinsic`, `ncall`, `phi`; error checks become branches to
-     `raise` blocks. Python semantics (floor division, domain errors, ...) are spelled out here.
+Out: low IR: only the machine-level classes of `ir.LOW_IR`, which `codegen` maps one to one
+     onto LLVM: `binop` (add sub mul div tdiv trem and or xor shl shr), `cmp`, `cast`,
+     `select`, `unary neg`, `tuple`, `phi`, `ncall`, maths `intrinsic`s, and the memory,
+     array and runtime operations (`load`, `store`, `ptradd`, `arrayfield`, `makearray`,
+     `alloc`, `incref`, `decref`, `extract`, ...); error checks become branches to `raise`
+     blocks. Python semantics (floor division, domain errors, ...) are spelled out here. No
+     option changes what `lower` writes: bounds checks were decided in `optimize`, fast-math
+     is `codegen`'s.
 Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
-     expanded predecessor.
+     expanded predecessor; every array reference is balanced (`refcount`).
 """
 
 from __future__ import annotations
@@ -20,11 +24,9 @@ from jitcore.refcount import insert_refcounts
 _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
 
 
-def lower_function(
-    fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False
-) -> ir.Function:
+def lower_function(fn: ir.Function, *, boundscheck: bool = True) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
-    builder = LowBuilder(fn, boundscheck=boundscheck, fastmath=fastmath)
+    builder = LowBuilder(fn, boundscheck=boundscheck)
     value_map: dict[ir.Value, ir.Value] = {}
     last_block: dict[ir.Block, ir.Block] = {}
 
@@ -42,6 +44,7 @@ def lower_function(
                 for op in instr.operands():
                     if op in value_map:
                         instr.replace_operand(op, value_map[op])
+                instr.impl = None  # a tuple's trivial one: nothing to expand
                 builder.block.instrs.append(instr)
                 continue
             impl = instr.impl

@@ -32,7 +32,6 @@ def insert_refcounts(fn: ir.Function) -> None:
     managed = _managed_values(fn)
     if not managed:
         return
-    _increfs_of_shared_values(fn)
     roots = _pointer_roots(fn, managed)
     live_in, live_out = _liveness(fn, managed, roots)
     _increfs_of_arguments(fn)
@@ -134,16 +133,6 @@ def _shares_arrays(instr: ir.Instr) -> bool:
     return isinstance(instr, ir.Extract | ir.ExtractDynamic | ir.Select | ir.MakeTuple)
 
 
-def _increfs_of_shared_values(fn: ir.Function) -> None:
-    for block in fn.blocks:
-        new_instrs: list[ir.Instr] = []
-        for instr in block.instrs:
-            new_instrs.append(instr)
-            if _shares_arrays(instr):
-                new_instrs.append(_named(fn, _refop(ir.Incref, instr, instr.loc)))
-        block.instrs = new_instrs
-
-
 def _increfs_of_arguments(fn: ir.Function) -> None:
     entry = fn.entry
     ops = [_refop(ir.Incref, a, fn.loc) for a in fn.args if T.contains_array(a.type)]
@@ -159,7 +148,8 @@ def _first_non_phi(block: ir.Block) -> int:
 def _release_in_block(
     fn: ir.Function, block: ir.Block, managed: set[ir.Value], live_out: set, roots: dict
 ) -> None:
-    """Decref values that die inside `block`: after their last use (or their definition)."""
+    """Incref values that share arrays right after their definition, and decref values that
+    die inside `block` after their last use (or their definition)."""
     phi_count = _first_non_phi(block)
     last: dict[ir.Value, int] = {}
     for index, instr in enumerate(block.instrs):
@@ -186,6 +176,8 @@ def _release_in_block(
     new_instrs: list[ir.Instr] = []
     for index, instr in enumerate(block.instrs):
         new_instrs.append(instr)
+        if _shares_arrays(instr):  # its own reference first: operands may die right here
+            new_instrs.append(_named(fn, _refop(ir.Incref, instr, instr.loc)))
         for v in inserts.get(index, ()):
             new_instrs.append(_named(fn, _refop(ir.Decref, v, instr.loc)))
     for v in at_end:

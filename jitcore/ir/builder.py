@@ -16,14 +16,11 @@ from jitcore.ir.coerce import convert_const
 
 
 class LowBuilder:
-    def __init__(
-        self, fn: ir.Function, *, boundscheck: bool = True, fastmath: bool = False
-    ) -> None:
+    def __init__(self, fn: ir.Function, *, boundscheck: bool = True) -> None:
         self.fn = fn
         self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
         self.loc: SourceLoc = UNKNOWN_LOC
         self.boundscheck = boundscheck
-        self.fastmath = fastmath
         self.safe_axes: frozenset[int] = frozenset()  # axes proven in range for this operation
 
     # --- positioning and control flow -----------------------------------------------------
@@ -54,7 +51,7 @@ class LowBuilder:
         """Call another kernel; if it raised, re-raise its exception from here."""
         call = self.emit(ir.NativeCall(symbol, list(args), type=type_))
         assert isinstance(call, ir.NativeCall)
-        failed = self.intrinsic("call_failed", [], T.BOOL, (call.name,))
+        failed = self.emit(ir.CallFailed(call, type=T.BOOL))
         fail, cont = self.new_block("reraise"), self.new_block("ok")
         self.branch(failed, fail, cont)
         fail.terminator = ir.Reraise(call, loc=self.loc)
@@ -98,10 +95,12 @@ class LowBuilder:
     def select(self, cond: ir.Value, a: ir.Value, b: ir.Value) -> ir.Value:
         return self.emit(ir.Select(cond, a, b, type=a.type))
 
-    def intrinsic(
-        self, fn: str, args: list[ir.Value], type_: T.Type, attrs: tuple = ()
-    ) -> ir.Value:
-        return self.emit(ir.Intrinsic(fn, list(args), attrs, type=type_))
+    def intrinsic(self, fn: str, args: list[ir.Value], type_: T.Type) -> ir.Value:
+        """Pure scalar maths by name (see `ir.Intrinsic`)."""
+        return self.emit(ir.Intrinsic(fn, list(args), type=type_))
+
+    def ptr_add(self, ptr: ir.Value, offset: ir.Value) -> ir.Value:
+        return self.emit(ir.PtrAdd(ptr, self.cast(offset, T.I64), type=T.PTR))
 
     def and_(self, a: ir.Value, b: ir.Value) -> ir.Value:
         return self.binop("and", a, b, T.BOOL)
@@ -131,7 +130,11 @@ class LowBuilder:
 
     def extract(self, tup: ir.Value, index: int) -> ir.Value:
         assert isinstance(tup.type, T.Tuple)
-        return self.intrinsic("extract", [tup], tup.type.items[index], (index,))
+        return self.emit(ir.Extract(tup, index, type=tup.type.items[index]))
+
+    def extract_dynamic(self, tup: ir.Value, index: ir.Value, type_: T.Type) -> ir.Value:
+        """Item `index` (in range) of a tuple whose items all have type `type_`."""
+        return self.emit(ir.ExtractDynamic(tup, self.cast(index, T.I64), type=type_))
 
     def make_tuple(self, items: list[ir.Value]) -> ir.Value:
         return self.emit(
@@ -139,14 +142,14 @@ class LowBuilder:
         )
 
     def real(self, z: ir.Value) -> ir.Value:
-        return self.intrinsic("creal", [z], T.complex_part(z.type))  # type: ignore[arg-type]
+        return self.emit(ir.RealPart(z, type=T.complex_part(z.type)))  # type: ignore[arg-type]
 
     def imag(self, z: ir.Value) -> ir.Value:
-        return self.intrinsic("cimag", [z], T.complex_part(z.type))  # type: ignore[arg-type]
+        return self.emit(ir.ImagPart(z, type=T.complex_part(z.type)))  # type: ignore[arg-type]
 
     def complex(self, re: ir.Value, im: ir.Value, type_: T.Scalar) -> ir.Value:
         part = T.complex_part(type_)
-        return self.intrinsic("complex", [self.cast(re, part), self.cast(im, part)], type_)
+        return self.emit(ir.MakeComplex(self.cast(re, part), self.cast(im, part), type=type_))
 
 
 class Loop:

@@ -214,17 +214,6 @@ class Select(Instr):
 
 @_ops("args")
 @dataclass(eq=False, slots=True)
-class Intrinsic(Instr):
-    """Low IR: a machine-level operation codegen knows by name (`sqrt`, `fma`, `extract`...)."""
-
-    fn: str
-    args: list[Value]
-    attrs: tuple = ()
-    opcode = "intrinsic"
-
-
-@_ops("args")
-@dataclass(eq=False, slots=True)
 class NativeCall(Instr):
     """Low IR: a direct call of another compiled kernel; its exception propagates."""
 
@@ -232,6 +221,249 @@ class NativeCall(Instr):
     args: list[Value]
     opcode = "ncall"
     has_side_effects = True
+
+
+# --- low IR ------------------------------------------------------------------------------
+#
+# `lower` expands typed operations into the classes below (with `BinOp`, `Compare`, `Cast`,
+# `UnaryOp`, `Select`, `MakeTuple`, `Phi` and `NativeCall`, which mean the machine operation
+# there), and `codegen` maps each class to LLVM one to one. Every field of a low-IR node is an
+# operand (declared with `_ops`) or a plain value (str, int, bool, tuple, frozenset, a type);
+# none holds a callable. The rule for `Intrinsic`: it names a pure function of scalars (LLVM
+# names its maths intrinsics the same way); anything that reads or writes memory, talks to the
+# runtime, or takes values apart or builds them has a class of its own.
+
+
+@_ops("args")
+@dataclass(eq=False, slots=True)
+class Intrinsic(Instr):
+    """Low IR: pure scalar maths by name: an LLVM intrinsic (`sqrt`, `fma`, `floor`...), a C
+    library function (`atan2`, `erf`...), `frem`, or a helper codegen writes (`exp`/`tanh` of
+    f64, `ipow`, `gcd`, `powmod`); `jitcore.codegen.mathfns.MATH_FUNCTIONS` lists the names.
+    No memory, no runtime, no error: it may be moved or dropped like an addition."""
+
+    fn: str
+    args: list[Value]
+    opcode = "intrinsic"
+
+
+@_ops("ptr")
+@dataclass(eq=False, slots=True)
+class Load(Instr):
+    """Low IR: read one element of this instruction's scalar type at `ptr` (a bool is a byte,
+    as in NumPy), with the element's natural alignment."""
+
+    ptr: Value
+    opcode = "load"
+
+
+@_ops("ptr", "value")
+@dataclass(eq=False, slots=True)
+class Store(Instr):
+    """Low IR: write the scalar `value` at `ptr`, in the layout `load` reads."""
+
+    ptr: Value
+    value: Value
+    opcode = "store"
+    has_side_effects = True
+
+
+@_ops("ptr", "offset")
+@dataclass(eq=False, slots=True)
+class PtrAdd(Instr):
+    """Low IR: `ptr` plus `offset` bytes (an i64), inside the memory `ptr` points into."""
+
+    ptr: Value
+    offset: Value
+    opcode = "ptradd"
+
+
+@_ops("ptr")
+@dataclass(eq=False, slots=True)
+class PtrToInt(Instr):
+    """Low IR: the address `ptr` as an i64 (to compare where two arrays' memory lies)."""
+
+    ptr: Value
+    opcode = "ptrtoint"
+
+
+@_ops("dest", "byte", "nbytes")
+@dataclass(eq=False, slots=True)
+class MemSet(Instr):
+    """Low IR: set `nbytes` bytes at `dest` to `byte` (an i8)."""
+
+    dest: Value
+    byte: Value
+    nbytes: Value
+    opcode = "memset"
+    has_side_effects = True
+
+
+ARRAY_PARTS = ("block", "data", "shape", "stride")
+
+
+@_ops("array")
+@dataclass(eq=False, slots=True)
+class ArrayField(Instr):
+    """Low IR: one part of an array value (`ARRAY_PARTS`): its runtime memory `block` (null for
+    an array borrowed from Python), its `data` pointer, or the `shape` or byte `stride` of
+    `axis`."""
+
+    array: Value
+    part: str
+    axis: int = 0
+    opcode = "arrayfield"
+
+
+@_ops("block", "data", "shape", "strides")
+@dataclass(eq=False, slots=True)
+class MakeArray(Instr):
+    """Low IR: the array value `{block, data, shape, strides}` of this instruction's type.
+
+    `fresh`: `block` comes straight from `alloc` and the array takes over its one reference.
+    Otherwise the array is a view into memory another array owns, and `refcount` gives it a
+    reference of its own to `block`."""
+
+    block: Value
+    data: Value
+    shape: list[Value]
+    strides: list[Value]
+    fresh: bool = False
+    opcode = "makearray"
+
+
+@_ops("nbytes")
+@dataclass(eq=False, slots=True)
+class Alloc(Instr):
+    """Low IR: a new runtime memory block with room for `nbytes` (reference count 1), or null
+    when there is no memory."""
+
+    nbytes: Value
+    opcode = "alloc"
+    has_side_effects = True
+
+
+@_ops("block")
+@dataclass(eq=False, slots=True)
+class BlockData(Instr):
+    """Low IR: the data pointer of the runtime memory block `block`."""
+
+    block: Value
+    opcode = "blockdata"
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class Incref(Instr):
+    """Low IR: one more reference to the block of every array in `value` (an array, or a tuple
+    holding arrays). Only `refcount` makes these."""
+
+    value: Value
+    opcode = "incref"
+    has_side_effects = True
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class Decref(Instr):
+    """Low IR: release one reference to the block of every array in `value`; the last one frees
+    the memory (or lets go of the Python object the block keeps alive). Only `refcount` makes
+    these."""
+
+    value: Value
+    opcode = "decref"
+    has_side_effects = True
+
+
+@_ops("aggregate")
+@dataclass(eq=False, slots=True)
+class Extract(Instr):
+    """Low IR: item `index` of a tuple or slice value. An array item is a new value to
+    `refcount`, which gives it a reference of its own."""
+
+    aggregate: Value
+    index: int
+    opcode = "extract"
+
+
+@_ops("aggregate", "index")
+@dataclass(eq=False, slots=True)
+class ExtractDynamic(Instr):
+    """Low IR: item `index` (an i64 already known to be in range) of a tuple whose items all
+    have this instruction's type."""
+
+    aggregate: Value
+    index: Value
+    opcode = "extractdyn"
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class RealPart(Instr):
+    """Low IR: the real part of a complex number."""
+
+    value: Value
+    opcode = "real"
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class ImagPart(Instr):
+    """Low IR: the imaginary part of a complex number."""
+
+    value: Value
+    opcode = "imag"
+
+
+@_ops("real", "imag")
+@dataclass(eq=False, slots=True)
+class MakeComplex(Instr):
+    """Low IR: the complex number `real + imag*j` (both parts already of its part type)."""
+
+    real: Value
+    imag: Value
+    opcode = "complex"
+
+
+@_ops("call")
+@dataclass(eq=False, slots=True)
+class CallFailed(Instr):
+    """Low IR: True when the kernel call `call` raised (it returned an exception descriptor);
+    a `reraise` of that call then passes the exception on."""
+
+    call: NativeCall
+    opcode = "callfailed"
+
+
+# The instruction classes low IR is made of: what `codegen` accepts.
+LOW_IR: tuple[type[Instr], ...] = (
+    BinOp,
+    UnaryOp,
+    Compare,
+    Cast,
+    Select,
+    MakeTuple,
+    Phi,
+    NativeCall,
+    Intrinsic,
+    Load,
+    Store,
+    PtrAdd,
+    PtrToInt,
+    MemSet,
+    ArrayField,
+    MakeArray,
+    Alloc,
+    BlockData,
+    Incref,
+    Decref,
+    Extract,
+    ExtractDynamic,
+    RealPart,
+    ImagPart,
+    MakeComplex,
+    CallFailed,
+)
 
 
 # --- terminators -------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from jitcore.lib.layout import (
     itemsize,
     load,
     make_view,
+    raw_strides_of,
     shape_of,
     shapes_of,
     size_of,
@@ -68,7 +69,7 @@ def _slice_part(b: LowBuilder, s: ir.Value, k: int) -> ir.Value | None:
         return None
     if isinstance(s, ir.MakeTuple):
         return s.items[k]
-    return b.intrinsic("extract", [s], t, (k,))
+    return b.extract(s, k)
 
 
 def resolve_slice(b: LowBuilder, s: ir.Value, n: ir.Value) -> tuple[ir.Value, ir.Value, ir.Value]:
@@ -173,7 +174,7 @@ def _index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
             return list(index.items)
         if isinstance(index, ir.Const):
             return [ir.Const(x, type=it) for x, it in zip(cast(tuple, index.value), t.items)]
-        return [b.intrinsic("extract", [index], it, (k,)) for k, it in enumerate(t.items)]
+        return [b.extract(index, k) for k in range(len(t.items))]
     return [index]
 
 
@@ -205,7 +206,7 @@ def index_array(b: LowBuilder, a: ir.Value, index: ir.Value, out: T.Type) -> ir.
         else:
             i = wrap_index(b, v, shapes[axis], axis)
             offset = b.binop("add", offset, b.binop("mul", i, strides[axis]))
-    ptr = b.intrinsic("ptr_add", [data_of(b, a), offset], T.PTR)
+    ptr = b.ptr_add(data_of(b, a), offset)
     if isinstance(out, T.Scalar):
         return load(b, ptr, out)
     assert isinstance(out, T.Array)
@@ -320,7 +321,7 @@ def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
     """[low, high) byte addresses an array can touch (as integers)."""
     t = a.type
     assert isinstance(t, T.Array)
-    base = b.intrinsic("ptr_int", [data_of(b, a)], T.I64)
+    base: ir.Value = b.emit(ir.PtrToInt(data_of(b, a), type=T.I64))
     low, high = base, b.binop("add", base, i64(itemsize(t)))
     for s, st in zip(shapes_of(b, a), strides_of(b, a)):
         extent = b.binop("mul", b.binop("sub", s, i64(1)), st)
@@ -365,9 +366,7 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         return Resolved(
             (None,),
             T.Tuple((T.I64,) * n),
-            lambda b, v, kw: b.make_tuple(
-                [b.intrinsic("arr_field", [v[0]], T.I64, ("stride", k)) for k in range(n)]
-            ),
+            lambda b, v, kw: b.make_tuple(raw_strides_of(b, v[0])),
         )
     if attr == "dtype":
         return constant(t.dtype.dtype, T.Opaque(t.dtype.dtype))
@@ -389,7 +388,7 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         def lower_part(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             a = v[0]
             offset = i64(part.dtype.itemsize if attr == "imag" else 0)
-            data = b.intrinsic("ptr_add", [data_of(b, a), offset], T.PTR)
+            data = b.ptr_add(data_of(b, a), offset)
             return make_view(b, a, out, data, shapes_of(b, a), strides_of(b, a))
 
         return Resolved((None,), out, lower_part)
@@ -551,19 +550,12 @@ def fill_contiguous(b: LowBuilder, arr: ir.Value, value: ir.Value) -> None:
         and value.value == 0
         and not (isinstance(value.value, float) and str(value.value) == "-0.0")
     ):
-        b.intrinsic(
-            "memset",
-            [data_of(b, arr), ir.Const(0, type=T.I8), b.binop("mul", n, i64(itemsize(t)))],
-            T.NONE,
-        )
+        nbytes = b.binop("mul", n, i64(itemsize(t)))
+        b.emit(ir.MemSet(data_of(b, arr), ir.Const(0, type=T.I8), nbytes, type=T.NONE))
         return
     data = data_of(b, arr)
     loop = Loop(b, i64(0), n)
-    store(
-        b,
-        b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(itemsize(t)))], T.PTR),
-        value,
-    )
+    store(b, b.ptr_add(data, b.binop("mul", loop.index, i64(itemsize(t)))), value)
     loop.finish()
 
 
@@ -674,9 +666,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         value = b.binop("add", start, b.binop("mul", b.cast(loop.index, work), step))
         store(
             b,
-            b.intrinsic(
-                "ptr_add", [data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))], T.PTR
-            ),
+            b.ptr_add(data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))),
             b.cast(value, dtype),
         )
         loop.finish()
@@ -714,20 +704,14 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
         data = data_of(b, out)
         loop = Loop(b, i64(0), n)
         value = b.binop("add", b.binop("mul", b.cast(loop.index, T.F64), step), start)
-        store(b, b.intrinsic("ptr_add", [data, b.binop("mul", loop.index, i64(8))], T.PTR), value)
+        store(b, b.ptr_add(data, b.binop("mul", loop.index, i64(8))), value)
         loop.finish()
         if with_end:
             last = b.new_block("last")
             done = b.new_block("done")
             b.branch(b.cmp("gt", n, i64(1)), last, done)
             b.position(last)
-            store(
-                b,
-                b.intrinsic(
-                    "ptr_add", [data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))], T.PTR
-                ),
-                stop,
-            )
+            store(b, b.ptr_add(data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))), stop)
             b.jump(done)
             b.position(done)
         return out

@@ -23,7 +23,7 @@ def itemsize(t: T.Array) -> int:
 
 
 def shape_of(b: LowBuilder, a: ir.Value, k: int) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.I64, ("shape", k))
+    return b.emit(ir.ArrayField(a, "shape", k, type=T.I64))
 
 
 def shapes_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
@@ -31,11 +31,11 @@ def shapes_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
 
 
 def data_of(b: LowBuilder, a: ir.Value) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.PTR, ("data",))
+    return b.emit(ir.ArrayField(a, "data", type=T.PTR))
 
 
 def block_of(b: LowBuilder, a: ir.Value) -> ir.Value:
-    return b.intrinsic("arr_field", [a], T.PTR, ("meminfo",))
+    return b.emit(ir.ArrayField(a, "block", type=T.PTR))
 
 
 def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
@@ -43,9 +43,14 @@ def strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
     t = a.type
     assert isinstance(t, T.Array)
     if t.layout == "A":
-        return [b.intrinsic("arr_field", [a], T.I64, ("stride", k)) for k in range(t.ndim)]
+        return raw_strides_of(b, a)
     shapes = shapes_of(b, a)
     return contiguous_strides(b, shapes, itemsize(t), t.layout)
+
+
+def raw_strides_of(b: LowBuilder, a: ir.Value) -> list[ir.Value]:
+    """The byte strides stored in the array value (what `a.strides` reads)."""
+    return [b.emit(ir.ArrayField(a, "stride", k, type=T.I64)) for k in range(a.type.ndim)]  # type: ignore[union-attr]
 
 
 def contiguous_strides(
@@ -67,15 +72,15 @@ def element_ptr(
     offset: ir.Value = i64(0)
     for index, stride in zip(indices, strides):
         offset = b.binop("add", offset, b.binop("mul", index, stride))
-    return b.intrinsic("ptr_add", [data, offset], T.PTR)
+    return b.ptr_add(data, offset)
 
 
 def load(b: LowBuilder, ptr: ir.Value, dtype: T.Scalar) -> ir.Value:
-    return b.intrinsic("load", [ptr], dtype)
+    return b.emit(ir.Load(ptr, type=dtype))
 
 
 def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
-    b.intrinsic("store", [ptr, value], T.NONE)
+    b.emit(ir.Store(ptr, value, type=T.NONE))
 
 
 def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
@@ -101,7 +106,7 @@ def make_view(
     strides: list[ir.Value],
 ) -> ir.Value:
     """A new reference to `parent`'s block with other data pointer, shape and strides."""
-    return b.intrinsic("arr_make", [block_of(b, parent), data, *shapes, *strides], t)
+    return b.emit(ir.MakeArray(block_of(b, parent), data, list(shapes), list(strides), type=t))
 
 
 def allocate(
@@ -114,14 +119,14 @@ def allocate(
     nbytes: ir.Value = i64(dtype.dtype.itemsize)
     for s in shapes:
         nbytes = b.binop("mul", nbytes, s)
-    block = b.intrinsic("rt_alloc", [nbytes], T.PTR)
+    block = b.emit(ir.Alloc(nbytes, type=T.PTR))
     b.raise_if(
         b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
     )
-    data = b.intrinsic("block_data", [block], T.PTR)
+    data = b.emit(ir.BlockData(block, type=T.PTR))
     strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
     t = T.Array(dtype, len(shapes), cast(Layout, layout) if len(shapes) > 1 else "C")
-    return b.intrinsic("arr_make", [block, data, *shapes, *strides], t, ("new",))
+    return b.emit(ir.MakeArray(block, data, shapes, strides, fresh=True, type=t))
 
 
 def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:

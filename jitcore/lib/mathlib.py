@@ -335,7 +335,7 @@ def _factorial(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
             "factorial() of n > 20 does not fit in int64",
         )
         table = ir.Const(tuple(_FACTORIALS), type=T.Tuple((T.I64,) * 21))
-        return b.intrinsic("extract_dyn", [table, n], T.I64)
+        return b.extract_dynamic(table, n, T.I64)
 
     return Resolved((T.I64,), T.I64, lower)
 

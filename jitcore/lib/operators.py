@@ -481,7 +481,7 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
             T.BOOL,
         )
         b.raise_if(out, IndexError, "tuple index out of range")
-        return b.intrinsic("extract_dyn", [tup, i], common)
+        return b.extract_dynamic(tup, i, common)
 
     return Resolved((None, None), common, lower)
 

@@ -85,6 +85,6 @@ def _key(instr: ir.Instr) -> tuple | None:
             return (type(instr), operands, instr.type)
         case ir.GetItem():
             return (type(instr), operands, instr.type)
-        case ir.Intrinsic(fn=fn, attrs=attrs):
-            return (type(instr), fn, attrs, operands, instr.type)
+        case ir.Intrinsic(fn=fn):
+            return (type(instr), fn, operands, instr.type)
     return None

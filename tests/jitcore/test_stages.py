@@ -10,6 +10,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.printer import print_ir
 from jitcore.ir.verify import verify
+from jitcore.options import JitOptions
 from jitcore.parse import parse_function
 from jitcore.ssa import build_ssa
 from jitcore.typeinfer import infer_types
@@ -46,23 +47,13 @@ def test_lower_leaves_only_machine_operations() -> None:
     assert "raise ZeroDivisionError" in text
     assert all(instr.impl is None for _, instr in fn.instructions())
     opcodes = {type(i) for _, i in fn.instructions()}
-    assert opcodes <= {
-        ir.BinOp,
-        ir.Compare,
-        ir.Cast,
-        ir.Select,
-        ir.Intrinsic,
-        ir.Phi,
-        ir.UnaryOp,
-        ir.MakeTuple,
-        ir.NativeCall,
-    }
+    assert opcodes <= set(ir.LOW_IR)
 
 
 def test_codegen_output_parses_and_verifies_with_llvm() -> None:
     fn = typed(clamp_div, T.I64, T.I64, T.I64)
     lower.lower_function(fn)
-    generated = codegen.generate_module(fn, "test.clamp_div", codegen.CodegenOptions())
+    generated = codegen.generate_module(fn, "test.clamp_div", JitOptions())
     text = str(generated.module)
     ref = llvm.parse_assembly(text)
     ref.verify()
@@ -74,7 +65,7 @@ def test_codegen_output_parses_and_verifies_with_llvm() -> None:
 def test_llvm_opt_and_machine_code_give_a_callable() -> None:
     fn = typed(clamp_div, T.I64, T.I64, T.I64)
     lower.lower_function(fn)
-    generated = codegen.generate_module(fn, "test.clamp_div.stage", codegen.CodegenOptions())
+    generated = codegen.generate_module(fn, "test.clamp_div.stage", JitOptions())
     optimized = llvm_opt.optimize_module(generated.module, 3)
     assert "sdiv" in str(optimized) or "udiv" in str(optimized)
     code = machine_code.emit_object(optimized, 3)

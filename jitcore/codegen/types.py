@@ -1,0 +1,84 @@
+"""LLVM types of IR types, and declarations shared by the code generators.
+
+An IR type maps to one LLVM type in registers (`llvm_type`) and, for array elements, one in
+memory (`memory_type`: bools take a byte, as in NumPy). Scalars are LLVM scalars, complex numbers
+`{part, part}`, tuples and slices literal structs, arrays `{ptr block, ptr data, [n x i64] shape,
+[n x i64] strides}`, pointers opaque `ptr`; None and compile-time objects are an `i8` nobody reads.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from llvmlite import ir as ll
+
+from jitcore.errors import InternalCompilerError
+from jitcore.ir import types as T
+
+PTR = ll.PointerType()
+I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
+F32, F64 = ll.FloatType(), ll.DoubleType()
+VOID = ll.VoidType()
+NULL = ll.Constant(PTR, None)
+# What a kernel returns when it raised: a pointer to `{ptr exception-class slot, ptr message}`.
+EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR])
+
+
+def llvm_type(t: T.Type) -> ll.Type:
+    """The LLVM representation of an IR type (in registers)."""
+    if isinstance(t, T.Scalar):
+        if t.is_bool:
+            return I1
+        if t.is_int:
+            return ll.IntType(t.bits)
+        if t.is_float:
+            return F32 if t.bits == 32 else F64
+        part = F32 if t.bits == 64 else F64
+        return ll.LiteralStructType([part, part])
+    if isinstance(t, T.Tuple | T.Slice):
+        return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.Array):
+        dims = ll.ArrayType(I64, t.ndim)
+        return ll.LiteralStructType([PTR, PTR, dims, dims])
+    if isinstance(t, T.Pointer):
+        return PTR
+    if isinstance(t, T.NoneType | T.Opaque):
+        return I8
+    raise InternalCompilerError(f"no LLVM type for {t}")
+
+
+def memory_type(t: T.Scalar) -> ll.Type:
+    """How an array element is stored: bools take a byte, as in NumPy."""
+    return I8 if t.is_bool else llvm_type(t)
+
+
+def alignment(t: T.Scalar) -> int:
+    """Element alignment NumPy guarantees for aligned arrays (complex: that of its parts)."""
+    return t.bits // 16 if t.is_complex else max(1, t.bits // 8)
+
+
+def declare_function(
+    module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]
+) -> ll.Function:
+    """The module's declaration of an external function, added on first use."""
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    return ll.Function(module, ll.FunctionType(ret, args), name=name)
+
+
+def declare_global(module: ll.Module, name: str, t: ll.Type) -> ll.GlobalVariable:
+    """The module's declaration of an external global variable, added on first use."""
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    return ll.GlobalVariable(module, t, name=name)
+
+
+def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
+    """The `PyObject *PyExc_<Name>` global of a built-in exception class."""
+    if getattr(builtins, exc.__name__, None) is not exc:
+        raise InternalCompilerError(
+            f"only built-in exceptions can be raised, not {exc.__qualname__}"
+        )
+    return declare_global(module, f"PyExc_{exc.__name__}", PTR)
