@@ -15,7 +15,7 @@ literal's own it prints as `f32(1.5)`; a Python literal that adopts its partner'
 "weak" scalars) as `weak(2)`.
 
 Instructions print as `name = body : type [impl=...]`. The classic instructions have short
-bodies (`add a b`, `cmp lt a b`, `call @f(a, k=b)`, `getitem a [i] inbounds(0)`,
+bodies (`add a b`, `cmp lt a b`, `call @f(a, k=b)`, `getitem a [i]`,
 `phi [entry: a, loop.1: t2]`, ...). Any other instruction class prints generically from its
 dataclass fields: its opcode, then each operand field (declared with `nodes._ops`) in order (a
 list as `[a, b]`, a dict as `{key: a}`, an absent one as `_`), block fields as labels, then the
@@ -186,10 +186,6 @@ def _call(instr: ir.Call) -> str:
     return f"call {format_value(instr.func)}(" + ", ".join(parts) + ")"
 
 
-def _inbounds(axes: frozenset[int]) -> str:
-    return f" inbounds({', '.join(map(str, sorted(axes)))})" if axes else ""
-
-
 def _intrinsic(instr: ir.Intrinsic) -> str:
     return f"intrinsic {instr.fn}({_operands(instr.args)})"
 
@@ -206,14 +202,21 @@ def _operator(op: str) -> str:
     return op
 
 
-def _reserved_opcodes() -> set[str]:
-    found = {"binop", "unary", "cmp"}
+@functools.cache
+def _reserved_opcodes() -> frozenset[str]:
+    return frozenset({"binop", "unary", "cmp"} | {cls.opcode for cls in _instr_classes()})
+
+
+@functools.cache
+def _instr_classes() -> tuple[type[ir.Instr], ...]:
+    """Every instruction class (`nodes` defines them all when it is imported)."""
+    found: list[type[ir.Instr]] = []
     stack = [ir.Instr]
     while stack:
         cls = stack.pop()
-        found.add(cls.opcode)
+        found.append(cls)
         stack.extend(cls.__subclasses__())
-    return found
+    return tuple(found)
 
 
 _SPECIAL: dict[type, Any] = {
@@ -223,12 +226,9 @@ _SPECIAL: dict[type, Any] = {
     ir.Cast: lambda i: f"cast {format_value(i.value)}",
     ir.Call: _call,
     ir.GetAttr: lambda i: f"getattr {format_value(i.obj)} .{i.attr}",
-    ir.GetItem: lambda i: (
-        f"getitem {format_value(i.obj)} [{format_value(i.index)}]" + _inbounds(i.safe_axes)
-    ),
+    ir.GetItem: lambda i: f"getitem {format_value(i.obj)} [{format_value(i.index)}]",
     ir.SetItem: lambda i: (
         f"setitem {format_value(i.obj)} [{format_value(i.index)}] = {format_value(i.value)}"
-        + _inbounds(i.safe_axes)
     ),
     ir.MakeTuple: lambda i: f"tuple({_operands(i.items)})",
     ir.Phi: lambda i: (
@@ -272,14 +272,9 @@ def _names_value(annotation: str) -> bool:
     return bool(words & _value_classes())
 
 
-def _value_classes() -> set[str]:
-    found = {"Value", "Instr", "Arg", "Const"}
-    stack = [ir.Instr]
-    while stack:
-        cls = stack.pop()
-        found.add(cls.__name__)
-        stack.extend(cls.__subclasses__())
-    return found
+@functools.cache
+def _value_classes() -> frozenset[str]:
+    return frozenset({"Value", "Instr", "Arg", "Const"} | {c.__name__ for c in _instr_classes()})
 
 
 def _generic_fields(node: object) -> tuple[list[str], list[str]]:

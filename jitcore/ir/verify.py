@@ -198,7 +198,7 @@ class _Checker:
             if op not in self.args:
                 self.problem(where, f"uses argument {op.name} of another function", loc)
             return
-        name = getattr(op, "name", repr(op))
+        name = op.name if isinstance(op, ir.Instr) else type(op).__name__
         if op not in self.defined_in:
             self.problem(where, f"uses {name}, which no instruction of the function defines", loc)
             return
