@@ -22,7 +22,7 @@ from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, scalar, ufuncs
-from jitcore.lib.registry import Operand, Resolved, describe
+from jitcore.lib.registry import Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
 BITWISE = {"and", "or", "xor", "shl", "shr"}
@@ -514,6 +514,15 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         if value is not None:
             return Resolved((None,), const_type(value), const=value)
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
+
+
+# The IR parser re-resolves `binop.add`, `getattr.shape`, ... through these.
+register_operator("binop", lambda key, ops, loc: resolve_binop(key, ops[0], ops[1], loc))
+register_operator("unary", lambda key, ops, loc: resolve_unary(key, ops[0], loc))
+register_operator("cmp", lambda key, ops, loc: resolve_compare(key, ops[0], ops[1], loc))
+register_operator("getitem", lambda key, ops, loc: resolve_getitem(ops[0], ops[1], loc))
+register_operator("setitem", lambda key, ops, loc: resolve_setitem(ops[0], ops[1], ops[2], loc))
+register_operator("getattr", lambda key, ops, loc: resolve_getattr(ops[0], key, loc))
 
 
 # The listing (`jitcore.supported()`): operators have one rule per instruction, not per spelling.
