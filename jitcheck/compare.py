@@ -2,9 +2,16 @@
 
 Python is the reference. A compiled call agrees when it raised an exception of the same type,
 or returned an equal value: ints and bools exactly; floats within a tolerance in ULPs (NaN
-equals NaN, -0.0 equals 0.0); complex numbers part by part; arrays in shape, dtype and every
-element; tuples item by item. Arguments are compared after the call too, because kernels write
-into their input arrays.
+equals NaN, -0.0 equals 0.0); complex numbers part by part; NumPy scalars of the same dtype
+(Python's numbers count as int64, float64, complex128 and bool); arrays in shape, dtype and
+every element; tuples item by item. Arguments are compared after the call too, because kernels
+write into their input arrays.
+
+Two documented typing rules of jitcore (README, "Types") are not differences, and the value
+is still compared: a number may come back promoted to float64 or complex128 (a variable
+assigned an int and a float, `min(1, 2.5)`); and a Python number may come back as the NumPy
+type its variable has on other paths (`s = 0.0; for x in a32: s += x` on an empty array),
+compared in Python's precision.
 
 Some differences are jitcore's documented semantics (DESIGN.md section 3), not bugs. An example
 that hits one is *out of the compiled domain*: jitcheck rejects and counts it, never fails it:
@@ -205,8 +212,26 @@ def first_difference(
 ) -> Difference | None:
     """The first place where `compiled` differs from `python` under `tol`, or None."""
     kind, other = _kind(python), _kind(compiled)
+    if _unified_with_numpy(python, kind, compiled, other):
+        # A Python number where compiled code has a NumPy scalar: the variable also takes
+        # NumPy values on a path this call did not take (`s = 0.0; for x in a32: s += x` on
+        # an empty array), and jitcore types it as NumPy does (weak Python scalars). The value
+        # must still be Python's, compared in Python's precision.
+        diff = first_difference(python, compiled.item(), tol, path)
+        if diff is None:
+            return None
+        return Difference(path, show(python), show(compiled), diff.detail, diff.ulps)
+    if kind != other and _promoted(python, kind, compiled, other):
+        # jitcore unifies mixed numbers by promotion (a variable assigned an int and a float,
+        # `min(1, 2.5)`, a tuple indexed by a variable): compare the values as promoted
+        kind, python = other, (float if other == "float" else complex)(python)
     if kind != other:
         return Difference(path, show(python), show(compiled), f"{kind} != {other}")
+    if kind in _NUMBERS:
+        dtypes = scalar_dtype(python), scalar_dtype(compiled)
+        if dtypes[0] != dtypes[1]:
+            detail = f"dtype {dtypes[0]} != {dtypes[1]}"
+            return Difference(path, show(python), show(compiled), detail)
     if kind == "tuple":
         return _tuple_difference(python, compiled, tol, path)
     if kind == "array":
@@ -243,6 +268,46 @@ def assert_equivalent(
     diff = first_difference(python, compiled, Tolerance(ulps, rtol, atol))
     if diff is not None:
         raise AssertionError(f"not equivalent: {diff}")
+
+
+_NUMBERS = ("bool", "int", "float", "complex")
+_PROMOTIONS = {("int", "float"), ("int", "complex"), ("float", "complex")}
+_PROMOTED_DTYPES = (np.dtype(np.float64), np.dtype(np.complex128))
+
+
+def scalar_dtype(value: Any) -> np.dtype:
+    """A number's dtype: a NumPy scalar's own; Python's bool, int, float and complex as the
+    dtypes compiled code returns them in (bool, int64, float64, complex128). Where Python
+    returned a NumPy scalar, a compiled scalar of another dtype is a difference, as an
+    array's dtype is."""
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, bool):
+        return np.dtype(np.bool_)
+    if isinstance(value, int):
+        return np.dtype(np.int64)
+    if isinstance(value, float):
+        return np.dtype(np.float64)
+    return np.dtype(np.complex128)
+
+
+def _unified_with_numpy(python: Any, kind: str, compiled: Any, other: str) -> bool:
+    """True if `python` is a Python number (weak in NumPy's sense) and `compiled` a NumPy
+    scalar of another dtype, of the same or a wider kind."""
+    if isinstance(python, np.generic) or not isinstance(compiled, np.generic):
+        return False
+    if kind not in _NUMBERS or scalar_dtype(python) == compiled.dtype:
+        return False
+    return kind == other or _promoted(python, kind, compiled.item(), other)
+
+
+def _promoted(python: Any, kind: str, compiled: Any, other: str) -> bool:
+    """True if `compiled` may be `python` promoted to a wider kind (then compared as that
+    kind, within the tolerance): jitcore promotes to float64 and complex128, and from ints in
+    int64 only (a larger Python int is out of the compiled domain anyway)."""
+    if (kind, other) not in _PROMOTIONS or scalar_dtype(compiled) not in _PROMOTED_DTYPES:
+        return False
+    return kind != "int" or INT64_MIN <= int(python) <= INT64_MAX
 
 
 def _kind(value: Any) -> str:

@@ -69,14 +69,64 @@ def test_ints_and_bools_are_exact_and_kinds_must_match() -> None:
     assert first_difference(3, 4, Tolerance(ulps=100)) is not None
     assert first_difference(True, np.True_, EXACT) is None
     assert first_difference(True, 1, EXACT).detail == "bool != int"  # type: ignore[union-attr]
-    assert first_difference(2, 2.0, EXACT).detail == "int != float"  # type: ignore[union-attr]
+    assert first_difference(2.0, 2, EXACT).detail == "float != int"  # type: ignore[union-attr]
+    assert first_difference(1, None, EXACT).detail == "int != None"  # type: ignore[union-attr]
 
 
-def test_float32_results_compare_by_value_in_float32_ulps() -> None:
+def test_promotion_to_float64_or_complex128_compares_the_promoted_value() -> None:
+    # jitcore unifies mixed numbers by promotion (`min(1, 2.5)` is 1.0): documented semantics
+    assert first_difference(2, 2.0, EXACT) is None
+    assert first_difference(np.int32(2), np.float64(2.0), EXACT) is None
+    assert first_difference(2, 2 + 0j, EXACT) is None
+    assert first_difference(1.5, 1.5 + 0j, EXACT) is None
+    assert first_difference((0, 1.5), (0.0, 1.5), EXACT) is None
+    assert "ulps apart" in first_difference(2, 2.5, EXACT).detail  # type: ignore[union-attr]
+    assert first_difference(2, 2 + 1j, EXACT).detail.startswith("imag part")  # type: ignore[union-attr]
+    # never to a narrower dtype, never from beyond int64, never backwards
+    assert first_difference(np.int32(2), np.float32(2), EXACT).detail == "int != float"  # type: ignore[union-attr]
+    assert first_difference(2**70, 2.0**70, EXACT).detail == "int != float"  # type: ignore[union-attr]
+    assert first_difference(2.0, 2, EXACT).detail == "float != int"  # type: ignore[union-attr]
+
+
+def test_a_python_number_may_come_back_as_the_numpy_type_of_its_variable() -> None:
+    # `s = 0.0; for x in a32: s += x` returns Python's 0.0 on an empty array and np.float32
+    # otherwise; compiled code types `s` float32 on every path (NumPy's weak Python scalars)
+    assert first_difference(0.0, np.float32(0.0), EXACT) is None
+    assert first_difference(0, np.int8(0), EXACT) is None
+    assert first_difference(0, np.float32(0.0), EXACT) is None
+    assert first_difference((1.5, 0), (np.float32(1.5), np.uint16(0)), EXACT) is None
+    # ... but the value is Python's, in Python's precision: a float64 result computed in
+    # float32 is still a difference
+    diff = first_difference(0.1, np.float32(0.1), EXACT)
+    assert diff is not None and "ulps apart" in diff.detail
+    assert diff.compiled == "np.float32(0.10000000149011612)"
+    assert first_difference(300, np.int8(44), EXACT).detail == "not equal"  # type: ignore[union-attr]
+    assert first_difference(1.5, np.int8(1), EXACT).detail == "float != int"  # type: ignore[union-attr]
+
+
+def test_float32_results_compare_in_float32_ulps() -> None:
     x = np.float32(0.1)
-    assert first_difference(x, float(x), EXACT) is None
+    assert first_difference(x, np.float32(0.1), EXACT) is None
     next32 = np.nextafter(x, np.float32(1))
     assert first_difference(x, next32, EXACT).ulps == 1  # type: ignore[union-attr]
+
+
+def test_numpy_scalars_must_have_pythons_dtype() -> None:
+    # a float32 result returned as float64 is a difference even where the value is exact
+    # (the strictness jitcore's tests had in tests/jitcore/support.py), and so is an int32
+    # returned as int64; Python's own numbers count as bool, int64, float64 and complex128
+    diff = first_difference(np.float32(0.1), float(np.float32(0.1)), EXACT)
+    assert diff is not None and diff.detail == "dtype float32 != float64"
+    diff = first_difference(np.float64(0.5), np.float32(0.5), EXACT)
+    assert diff is not None and diff.detail == "dtype float64 != float32"
+    diff = first_difference(np.int32(3), 3, EXACT)
+    assert diff is not None and diff.detail == "dtype int32 != int64"
+    diff = first_difference(np.complex64(1j), 1j, EXACT)
+    assert diff is not None and diff.detail == "dtype complex64 != complex128"
+    assert first_difference(np.uint8(3), np.uint8(3), EXACT) is None
+    assert first_difference(np.float64(0.5), 0.5, EXACT) is None
+    assert first_difference(np.int64(3), 3, EXACT) is None
+    assert first_difference(np.bool_(True), True, EXACT) is None
 
 
 def test_complex_compares_part_by_part() -> None:
