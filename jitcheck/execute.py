@@ -2,8 +2,10 @@
 
 The Python reference runs in the dispatcher's own Python mode (`Dispatcher.run(...,
 mode="python")`): every jitted function it reaches, itself and its callees by whatever route,
-runs as plain Python, so a miscompiled callee can never agree with itself. That is the same
-definition of "as Python" that jitcore's tests and `JITCORE_DISABLE_JIT` use.
+runs as plain Python, so a miscompiled callee can never agree with itself. jitcore's own
+tests take their reference the same way (tests/jitcore/support.py). The isolation child needs
+nothing else: the reference always runs in the parent, and the child only runs compiled modes
+and the timing baseline.
 
 Timing is different: in Python mode each call of a jitted callee still passes through its
 dispatcher (about 7x the time of plain `fib(20)`), which would inflate every speedup. The

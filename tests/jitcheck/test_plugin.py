@@ -54,6 +54,27 @@ def test_the_plugin_imports_nothing_heavy() -> None:
     assert done.stdout.strip() == "[]"
 
 
+FALLS_BACK = """
+def untypeable(x: int):
+    return x if x > 0 else (x, x)  # an int on one path, a tuple on another
+
+
+def test_calls_it():
+    assert jit(untypeable)(1) == 1
+"""
+
+
+def test_a_fallback_to_python_is_an_error_in_child_sessions_too(
+    pytester: pytest.Pytester,
+) -> None:
+    # an in-process child runs inside this test's warning filters, which make
+    # JitFallbackWarning an error (pyproject.toml); subprocess children get `-W` (test_xdist)
+    write_module(pytester, "test_fallback", FALLS_BACK)
+    result = pytester.runpytest_inprocess()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*JitFallbackWarning: jitcore: running untypeable as Python*"])
+
+
 def test_reports_are_written_even_when_nothing_was_checked(pytester: pytest.Pytester) -> None:
     pytester.makepyfile(test_nothing="def test_plain():\n    pass\n")
     result = pytester.runpytest_inprocess("--jit-diff", "--jit-diff-report-md=empty.md")

@@ -42,7 +42,8 @@ def test_two_workers_merge_their_results_into_one_report(pytester: pytest.Pytest
     write_module(pytester, "test_many", KERNELS)
     write_module(pytester, "test_crash", CRASHER)
     result = pytester.runpytest_subprocess(
-        "-n", "2", "-p", "no:faulthandler", "--jit-diff", "--jit-diff-bench",
+        "-n", "2", "-p", "no:faulthandler", "-W", "error::jitcore.errors.JitFallbackWarning",
+        "--jit-diff", "--jit-diff-bench",
         "--jit-diff-max-examples=5", "--jit-diff-report=merged.json", *FAST_TIMING,
     )  # fmt: skip
     result.assert_outcomes(passed=6, failed=1)
