@@ -18,21 +18,25 @@ from __future__ import annotations
 from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
+from jitcore.lib.layout import normalize_index
 from jitcore.refcount import insert_refcounts
 
 # Instructions that are already low level after typeinfer.
 _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
 
 
-def lower_function(fn: ir.Function, *, boundscheck: bool = True) -> ir.Function:
+def lower_function(fn: ir.Function) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
-    builder = LowBuilder(fn, boundscheck=boundscheck)
+    builder = LowBuilder(fn)
     value_map: dict[ir.Value, ir.Value] = {}
     last_block: dict[ir.Block, ir.Block] = {}
 
     def mapped(v: ir.Value) -> ir.Value:
         return value_map.get(v, v)
 
+    # The typed IR's phis name typed blocks as predecessors; the phis emitters make (loops)
+    # already name the low blocks, and must keep them.
+    typed_phis = [phi for block in fn.blocks for phi in block.phis()]
     # Reverse postorder visits a definition before its uses (phis are patched at the end).
     for block in fn.reverse_postorder():
         old_instrs, terminator = block.instrs, block.terminator
@@ -40,6 +44,11 @@ def lower_function(fn: ir.Function, *, boundscheck: bool = True) -> ir.Function:
         builder.position(block)
         for instr in old_instrs:
             builder.loc = instr.loc
+            if isinstance(instr, ir.IndexCheck | ir.WrapIndex):
+                check = isinstance(instr, ir.IndexCheck)
+                array, index = mapped(instr.array), mapped(instr.index)
+                value_map[instr] = normalize_index(builder, array, index, instr.axes, check)
+                continue
             if isinstance(instr, _PASS_THROUGH) or instr.impl is None:
                 for op in instr.operands():
                     if op in value_map:
@@ -48,7 +57,6 @@ def lower_function(fn: ir.Function, *, boundscheck: bool = True) -> ir.Function:
                 builder.block.instrs.append(instr)
                 continue
             impl = instr.impl
-            builder.safe_axes = getattr(instr, "safe_axes", frozenset())
             args, kwargs = _operands(instr)
             result = impl.lower(  # type: ignore[attr-defined]
                 builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}
@@ -63,9 +71,8 @@ def lower_function(fn: ir.Function, *, boundscheck: bool = True) -> ir.Function:
         builder.block.terminator = terminator
         last_block[block] = builder.block
         builder.loc = UNKNOWN_LOC
-    for block in fn.blocks:
-        for phi in block.phis():
-            phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
+    for phi in typed_phis:
+        phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     insert_refcounts(fn)
     return fn
 

@@ -134,7 +134,11 @@ def run_pipeline(
     record.return_type = fn.return_type
     with record.stage("optimize"):
         passes = optimize.run_passes(
-            fn, disabled=options.disable_passes, debug=debug, keep_text=keep_text
+            fn,
+            disabled=options.disable_passes,
+            enabled=() if options.boundscheck else ("noboundscheck",),
+            debug=debug,
+            keep_text=keep_text,
         )
         for p in passes:
             record.passes[p.name] = p.seconds
@@ -145,7 +149,7 @@ def run_pipeline(
     if inline.inlinable_ir(fn):
         record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
     with record.stage("lower"):
-        lower.lower_function(fn, boundscheck=options.boundscheck)
+        lower.lower_function(fn)
         if debug:
             verify(fn, typed=True, stage="lower")
     if keep_text:

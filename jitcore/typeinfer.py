@@ -5,7 +5,8 @@ Out: the same function where every value has a type: a forward data-flow fixpoin
      instruction the type its `jitcore.lib` rule computes from its operands, and each phi the
      promotion of its incoming types. Then explicit `cast` instructions are inserted wherever
      types meet (operands of a rule, phi inputs, returned values), every operation records its
-     implementation in `impl`, and operations known at compile time become constants.
+     implementation in `impl`, and operations known at compile time become constants. Array
+     indices are normalized by an explicit `checkindex` before each array `getitem`/`setitem`.
 Holds afterwards: every instruction has a type and (except phis, casts, tuples) an `impl`;
      operand types equal what the implementation expects; `return_type` is set.
 An inconsistent use is a `TypingError` pointing at the source line.
@@ -23,6 +24,7 @@ from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
 from jitcore.ir.markers import MISSING, range_bounds
 from jitcore.lib import (
+    arrays,
     catalog,  # noqa: F401 - importing it registers every operation
     operators,
 )
@@ -454,6 +456,7 @@ def infer_types(
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)
     inference.rewrite()
+    arrays.insert_index_checks(fn)
     if isinstance(fn.return_type, T.Bottom):
         complete = False
     return TypeResult(fn, complete)

@@ -16,12 +16,12 @@ from jitcore.ir.coerce import convert_const
 
 
 class LowBuilder:
-    def __init__(self, fn: ir.Function, *, boundscheck: bool = True) -> None:
+    """Appends instructions at the end of `block`; `loc` is the source location they get."""
+
+    def __init__(self, fn: ir.Function) -> None:
         self.fn = fn
         self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
         self.loc: SourceLoc = UNKNOWN_LOC
-        self.boundscheck = boundscheck
-        self.safe_axes: frozenset[int] = frozenset()  # axes proven in range for this operation
 
     # --- positioning and control flow -----------------------------------------------------
 

@@ -165,24 +165,54 @@ class GetAttr(Instr):
 @_ops("obj", "index")
 @dataclass(eq=False, slots=True)
 class GetItem(Instr):
-    """`obj[index]`. `safe_axes` lists the axes whose index the bounds-check elimination pass
-    proved to be in range (no wrap, no check needed)."""
+    """`obj[index]`. On an array (after `typeinfer`), the integer items of `index` are already
+    normalized: they come from an `IndexCheck` or `WrapIndex`, or were proven in range."""
 
     obj: Value
     index: Value
-    safe_axes: frozenset[int] = field(default=frozenset(), kw_only=True)
     opcode = "getitem"
 
 
 @_ops("obj", "index", "value")
 @dataclass(eq=False, slots=True)
 class SetItem(Instr):
+    """`obj[index] = value`; an array's index is normalized as `GetItem`'s."""
+
     obj: Value
     index: Value
     value: Value
-    safe_axes: frozenset[int] = field(default=frozenset(), kw_only=True)
     opcode = "setitem"
     has_side_effects = True
+
+
+@_ops("array", "index")
+@dataclass(eq=False, slots=True)
+class IndexCheck(Instr):
+    """`index` (an integer, a slice or a tuple of them) normalized for indexing `array` as
+    Python does: on each axis k in `axes`, the integer index i (item k of a tuple) becomes
+    `i + n` when negative, n being the length of axis k, and `IndexError("index out of bounds
+    for axis k")` is raised unless then `0 <= i < n`. The result is the index with those items
+    normalized (as i64); other items are unchanged. `typeinfer` puts one before each array
+    `getitem`/`setitem` with integer items; `bce` drops the axes it proves in range, and the
+    `noboundscheck` pass turns the check into a `WrapIndex`."""
+
+    array: Value
+    index: Value
+    axes: frozenset[int]
+    opcode = "checkindex"
+    has_side_effects = True  # it may raise
+
+
+@_ops("array", "index")
+@dataclass(eq=False, slots=True)
+class WrapIndex(Instr):
+    """`IndexCheck` without the check (`boundscheck=False`): negative indices still count from
+    the end, an index out of range is not detected."""
+
+    array: Value
+    index: Value
+    axes: frozenset[int]
+    opcode = "wrapindex"
 
 
 @_ops("items")

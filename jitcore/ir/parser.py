@@ -322,23 +322,17 @@ class _Parser:
         self.expect("]")
         return index
 
-    def inbounds(self) -> frozenset[int]:
-        if not self.accept("inbounds"):
-            return frozenset()
-        self.expect("(")
-        return frozenset(int(self.take("num").text) for _ in self.sequence(")", lambda: None))
-
     def getitem(self) -> ir.GetItem:
         obj = self.value()
         index = self.index()
-        return ir.GetItem(obj, index, safe_axes=self.inbounds())
+        return ir.GetItem(obj, index)
 
     def setitem(self) -> ir.SetItem:
         obj = self.value()
         index = self.index()
         self.expect("=")
         value = self.value()
-        return ir.SetItem(obj, index, value, safe_axes=self.inbounds())
+        return ir.SetItem(obj, index, value)
 
     def make_tuple(self) -> ir.MakeTuple:
         self.expect("(")

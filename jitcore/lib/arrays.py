@@ -1,9 +1,11 @@
 """NumPy arrays: indexing, views, attributes, allocation and assignment.
 
 An array value is `{block, data, shape[ndim], strides[ndim]}` (strides in bytes, as NumPy's).
-Indexing wraps negative indices and checks bounds (IndexError) unless `boundscheck=False`;
-basic slicing makes views that share the parent's memory block. For C- and F-ordered arrays
-the strides are computed from the shape, so LLVM sees unit-stride inner loops and vectorizes.
+Indexing wraps negative indices and checks bounds (IndexError) in an explicit `checkindex`
+op before it (`insert_index_checks`), which `bce` removes where a loop proves the index in
+range and `boundscheck=False` turns into a `wrapindex`; basic slicing makes views that share
+the parent's memory block. For C- and F-ordered arrays the strides are computed from the
+shape, so LLVM sees unit-stride inner loops and vectorizes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from jitcore.lib.layout import (
     contiguous_strides,
     data_of,
     element_ptr,
+    index_values,
     itemsize,
     load,
     make_view,
@@ -31,7 +34,6 @@ from jitcore.lib.layout import (
     size_of,
     store,
     strides_of,
-    wrap_index,
 )
 from jitcore.lib.loops import elementwise
 from jitcore.lib.registry import (
@@ -155,6 +157,36 @@ def _view_layout(t: T.Array, items: list[T.Type]) -> Layout:
     return "A"
 
 
+def insert_index_checks(fn: ir.Function) -> None:
+    """Put a `checkindex` before every array `getitem`/`setitem` whose index has integer items,
+    and index with its result: Python's negative indices and IndexError become explicit typed
+    IR, which `bce` and the `noboundscheck` pass can see and remove (`typeinfer` calls this)."""
+    for block in fn.blocks:
+        new_instrs: list[ir.Instr] = []
+        for instr in block.instrs:
+            if isinstance(instr, ir.GetItem | ir.SetItem) and isinstance(instr.obj.type, T.Array):
+                t = instr.index.type
+                items: list[T.Type] = (
+                    list(t.items) if isinstance(t, T.Tuple) else [cast(T.Type, t)]
+                )
+                axes = frozenset(k for k, it in enumerate(items) if not isinstance(it, T.Slice))
+                if axes:
+                    normalized = [T.I64 if k in axes else it for k, it in enumerate(items)]
+                    out = T.Tuple(tuple(normalized)) if isinstance(t, T.Tuple) else T.I64
+                    check = ir.IndexCheck(
+                        instr.obj,
+                        instr.index,
+                        axes,
+                        name=fn.fresh_name("t"),
+                        type=out,
+                        loc=instr.loc,
+                    )
+                    new_instrs.append(check)
+                    instr.index = check
+            new_instrs.append(instr)
+        block.instrs = new_instrs
+
+
 def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
     t = obj.type
     assert isinstance(t, T.Array)
@@ -167,22 +199,11 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
     return Resolved((None, None), out, lower)
 
 
-def _index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
-    t = index.type
-    if isinstance(t, T.Tuple):
-        if isinstance(index, ir.MakeTuple):
-            return list(index.items)
-        if isinstance(index, ir.Const):
-            return [ir.Const(x, type=it) for x, it in zip(cast(tuple, index.value), t.items)]
-        return [b.extract(index, k) for k in range(len(t.items))]
-    return [index]
-
-
 def index_array(b: LowBuilder, a: ir.Value, index: ir.Value, out: T.Type) -> ir.Value:
     """`a[index]`: an element load, or a view for slices and partial indices."""
     t = a.type
     assert isinstance(t, T.Array)
-    values = _index_values(b, index)
+    values = index_values(b, index)
     shapes = shapes_of(b, a)
     strides = strides_of(b, a)
     offset: ir.Value = i64(0)
@@ -203,8 +224,8 @@ def index_array(b: LowBuilder, a: ir.Value, index: ir.Value, out: T.Type) -> ir.
             offset = b.binop("add", offset, b.binop("mul", start, strides[axis]))
             new_shapes.append(length)
             new_strides.append(b.binop("mul", strides[axis], step))
-        else:
-            i = wrap_index(b, v, shapes[axis], axis)
+        else:  # normalized by the `checkindex`/`wrapindex` before
+            i = b.cast(v, T.I64)
             offset = b.binop("add", offset, b.binop("mul", i, strides[axis]))
     ptr = b.ptr_add(data_of(b, a), offset)
     if isinstance(out, T.Scalar):
@@ -258,10 +279,8 @@ def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) 
     t = a.type
     assert isinstance(t, T.Array)
     check_python_int(b, value, t.dtype)
-    values = _index_values(b, index)
-    shapes, strides = shapes_of(b, a), strides_of(b, a)
-    indices = [wrap_index(b, v, shapes[k], k) for k, v in enumerate(values)]
-    store(b, element_ptr(b, data_of(b, a), indices, strides), b.cast(value, t.dtype))
+    indices = [b.cast(v, T.I64) for v in index_values(b, index)]  # normalized before
+    store(b, element_ptr(b, data_of(b, a), indices, strides_of(b, a)), b.cast(value, t.dtype))
 
 
 def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
@@ -470,7 +489,7 @@ def _shape_arg(op: Operand) -> int:
 
 def _shape_values(b: LowBuilder, shape: ir.Value) -> list[ir.Value]:
     if isinstance(shape.type, T.Tuple):
-        return [b.cast(x, T.I64) for x in _index_values(b, shape)]
+        return [b.cast(x, T.I64) for x in index_values(b, shape)]
     return [b.cast(shape, T.I64)]
 
 

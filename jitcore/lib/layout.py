@@ -83,18 +83,41 @@ def store(b: LowBuilder, ptr: ir.Value, value: ir.Value) -> None:
     b.emit(ir.Store(ptr, value, type=T.NONE))
 
 
-def wrap_index(b: LowBuilder, index: ir.Value, n: ir.Value, axis: int) -> ir.Value:
-    """Python's negative indices, and IndexError out of bounds (unless boundscheck=False)."""
-    index = b.cast(index, T.I64)
-    if axis in b.safe_axes:  # proven 0 <= index < n by the bounds-check elimination pass
-        return index
-    if isinstance(index, ir.Const) and index.value >= 0 and not b.boundscheck:  # type: ignore[operator]
-        return index
-    wrapped = b.select(b.cmp("lt", index, i64(0)), b.binop("add", index, n), index)
-    if b.boundscheck:
-        out = b.or_(b.cmp("lt", wrapped, i64(0)), b.cmp("ge", wrapped, n))
-        b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
-    return wrapped
+def index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
+    """The items of an index: a tuple's items; an integer or a slice is its own only item."""
+    t = index.type
+    if isinstance(t, T.Tuple):
+        if isinstance(index, ir.MakeTuple):
+            return list(index.items)
+        if isinstance(index, ir.Const):
+            return [ir.Const(x, type=it) for x, it in zip(cast(tuple, index.value), t.items)]
+        return [b.extract(index, k) for k in range(len(t.items))]
+    return [index]
+
+
+def normalize_index(
+    b: LowBuilder, array: ir.Value, index: ir.Value, axes: frozenset[int], check: bool
+) -> ir.Value:
+    """The low IR of `IndexCheck` (`check`) and `WrapIndex`: each integer item of `index` on
+    `axes` counts from the end when negative, and (with `check`) raises IndexError unless it is
+    then inside its axis. Returns the index with those items normalized."""
+    items = index_values(b, index)
+    for axis in sorted(axes):
+        n = shape_of(b, array, axis)
+        i = b.cast(items[axis], T.I64)
+        nonnegative = isinstance(i, ir.Const) and cast(int, i.value) >= 0
+        if not nonnegative:
+            i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
+        if check:
+            out = b.cmp("ge", i, n)
+            if not nonnegative:
+                out = b.or_(b.cmp("lt", i, i64(0)), out)
+            b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
+        items[axis] = i
+    if not isinstance(index.type, T.Tuple):
+        return items[0]
+    # items proven in range (no longer on `axes`) are i64 too, as the op's type says
+    return b.make_tuple([v if isinstance(v.type, T.Slice) else b.cast(v, T.I64) for v in items])
 
 
 def make_view(

@@ -17,6 +17,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir.printer import print_ir
 from jitcore.ir.verify import verify
 from jitcore.optimize.bce import eliminate_bounds_checks
+from jitcore.optimize.boundscheck import drop_bounds_checks
 from jitcore.optimize.constfold import fold_constants
 from jitcore.optimize.copyprop import propagate_copies
 from jitcore.optimize.cse import eliminate_common_subexpressions
@@ -32,6 +33,9 @@ class Pass:
     name: str
     run: Callable[[ir.Function], bool]
     description: str = ""
+    # An optional pass runs only when asked for (`run_passes(enabled=...)`), as `noboundscheck`
+    # runs only for `boundscheck=False`.
+    optional: bool = False
 
 
 PASSES: tuple[Pass, ...] = (
@@ -42,6 +46,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("cse", eliminate_common_subexpressions, "reuse a dominating identical computation"),
     Pass("licm", hoist_loop_invariants, "move loop-invariant computations before the loop"),
     Pass("bce", eliminate_bounds_checks, "drop bounds checks of indices proven in range"),
+    Pass("noboundscheck", drop_bounds_checks, "boundscheck=False: indices wrap, unchecked", True),
     Pass("fusion", fuse_elementwise, "fuse chains of elementwise array operations"),
     Pass("dce", eliminate_dead_code, "drop unused instructions that cannot raise"),
 )
@@ -86,21 +91,23 @@ def run_passes(
     fn: ir.Function,
     *,
     disabled: Iterable[str] = (),
+    enabled: Iterable[str] = (),
     debug: bool = False,
     stop_after: int | None = None,
     keep_text: bool = False,
 ) -> list[PassRecord]:
-    """Run the pipeline on `fn` in place (the `optimize` stage) and return what each pass did."""
-    skip = set(disabled)
+    """Run the pipeline on `fn` in place (the `optimize` stage) and return what each pass did.
+    Every pass runs but those `disabled`; an optional pass runs only when `enabled`."""
+    skip, wanted = set(disabled), set(enabled)
     known = {p.name for p in pass_order()}
-    unknown = skip - known
+    unknown = (skip | wanted) - known
     if unknown:
         raise ValueError(f"unknown passes {sorted(unknown)}; passes are {sorted(known)}")
     records: list[PassRecord] = []
     for index, p in enumerate(pass_order()):
         if stop_after is not None and index >= stop_after:
             break
-        if p.name in skip:
+        if p.name in skip or (p.optional and p.name not in wanted):
             continue
         start = time.perf_counter()
         changed = p.run(fn)

@@ -1,11 +1,14 @@
 """Bounds-check elimination: an array index proven in range needs no wrap and no check.
 
-Requires typed SSA; preserves the CFG and types; only marks `getitem`/`setitem` (`safe_axes`).
-The proof is the usual counted loop: `i` starts at a constant >= 0, grows by a constant > 0,
-and the loop runs while `i < n`, where `n` is `len(a)` or `a.shape[k]` of the very array value
-`a` indexed by `i` on axis k inside the loop (dominated by the loop's body entry).
+Requires typed SSA with `checkindex`/`wrapindex` before array indexing (`typeinfer` puts them
+there); preserves the CFG and types. A proven axis leaves the op's `axes`; an op left with none
+is removed and the indexing uses the index itself. The proof is the usual counted loop: `i`
+starts at a constant >= 0, grows by a constant > 0, and the loop runs while `i < n`, where `n`
+is `len(a)` or `a.shape[k]` of the very array value `a` indexed by `i` on axis k inside the
+loop (dominated by the loop's body entry).
 
-    for i in range(a.shape[0]): s += a[i]   ->   getitem a [i] inbounds(0)
+    for i in range(a.shape[0]): s += a[i]
+        t5 = checkindex a i {axes={0}} : i64; t6 = getitem a [t5]   ->   t6 = getitem a [i]
 """
 
 from __future__ import annotations
@@ -13,7 +16,6 @@ from __future__ import annotations
 from typing import cast
 
 from jitcore.ir import nodes as ir
-from jitcore.ir import types as T
 from jitcore.ir.analysis import dominates, dominators, natural_loops
 from jitcore.ir.markers import range_bounds, range_more
 
@@ -29,14 +31,17 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
         for block in body:
             if not dominates(idom, entry, block):
                 continue
-            for instr in block.instrs:
-                if isinstance(instr, ir.GetItem | ir.SetItem) and isinstance(
-                    instr.obj.type, T.Array
-                ):
-                    axes = _proven_axes(instr, counter, stop)
-                    if axes - instr.safe_axes:
-                        instr.safe_axes = instr.safe_axes | axes
-                        changed = True
+            for instr in list(block.instrs):
+                if not isinstance(instr, ir.IndexCheck | ir.WrapIndex):
+                    continue
+                proven = _proven_axes(instr, counter, stop) & instr.axes
+                if not proven:
+                    continue
+                instr.axes = instr.axes - proven
+                changed = True
+                if not instr.axes:
+                    block.instrs.remove(instr)
+                    fn.replace_all_uses(instr, instr.index)
     return changed
 
 
@@ -78,13 +83,13 @@ def _counted_loop(
 
 
 def _proven_axes(
-    instr: ir.GetItem | ir.SetItem, counter: ir.Value, stop: ir.Value
+    instr: ir.IndexCheck | ir.WrapIndex, counter: ir.Value, stop: ir.Value
 ) -> frozenset[int]:
     index = instr.index
     items = index.items if isinstance(index, ir.MakeTuple) else [index]
     axes = set()
     for axis, item in enumerate(items):
-        if _source(item) is counter and _is_extent(stop, instr.obj, axis):
+        if _source(item) is counter and _is_extent(stop, instr.array, axis):
             axes.add(axis)
     return frozenset(axes)
 

@@ -63,7 +63,8 @@ def _array_field(b: LowBuilder, a: list[ir.Arg]) -> None:
 def _alloc(b: LowBuilder, a: list[ir.Arg]) -> None:
     block = b.emit(ir.Alloc(i64(32), type=T.PTR))
     data = b.emit(ir.BlockData(block, type=T.PTR))
-    shape, strides = [a[1], i64(2)], [i64(16), i64(8)]
+    shape: list[ir.Value] = [a[1], i64(2)]
+    strides: list[ir.Value] = [i64(16), i64(8)]
     new = b.emit(ir.MakeArray(block, data, shape, strides, fresh=True, type=ARRAY))
     _finish(b, new)
 

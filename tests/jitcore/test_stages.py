@@ -50,6 +50,21 @@ def test_lower_leaves_only_machine_operations() -> None:
     assert opcodes <= set(ir.LOW_IR)
 
 
+def fill_tail(a, x):  # noqa: ANN001, ANN201
+    a[1:] = x  # a loop emitted in the typed entry block, before anything splits it
+    return a
+
+
+def test_lower_keeps_the_predecessors_of_the_loops_emitters_make() -> None:
+    fn = typed(fill_tail, T.Array(T.F64, 1, "C"), T.F64)
+    lower.lower_function(fn)
+    verify(fn, typed=True, stage="lower")
+    preds = fn.predecessors()
+    for block in fn.blocks:
+        for phi in block.phis():
+            assert set(phi.incoming) == set(preds[block]), phi.name
+
+
 def test_codegen_output_parses_and_verifies_with_llvm() -> None:
     fn = typed(clamp_div, T.I64, T.I64, T.I64)
     lower.lower_function(fn)

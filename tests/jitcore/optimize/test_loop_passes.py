@@ -44,12 +44,15 @@ def compiled(f, *disabled):  # noqa: ANN001, ANN201
     return jit(f, mode="compiled", disable_passes=disabled)
 
 
-def test_bce_marks_loop_indices_in_range_and_lowering_drops_their_checks() -> None:
+def test_bce_removes_index_checks_of_loop_indices_in_range() -> None:
     f = compiled(row_sums)
     f(np.ones((2, 3)))
     text = f.inspect("optimize")
-    assert "getitem a [t" in text and "inbounds(0, 1)" in text  # a[i, j]
-    assert "getitem out" not in text or "getitem out.1 [$range1.1] :" in text  # out: not proven
+    assert "checkindex a " not in text and "getitem a [t" in text  # a[i, j]: both axes proven
+    assert "checkindex out.1 $range1.1 {axes={0}}" in text  # `a.shape[0]` says nothing of out
+    unproven = compiled(row_sums, "bce")
+    unproven(np.ones((2, 3)))
+    assert "checkindex a t" in unproven.inspect("optimize")
     lowered = f.inspect("lower")
     assert lowered.count("IndexError") < compiled(row_sums, "bce").inspect(
         "lower", "array(f64, 2d, C)"
@@ -60,8 +63,9 @@ def test_bce_keeps_checks_it_cannot_prove() -> None:
     f = compiled(over_len)
     f(np.ones(3), 1)
     text = f.inspect("optimize")
-    assert "getitem a [$range1.1] inbounds(0)" in text
-    assert "getitem a [k] :" in text  # unproven: still checked
+    assert "getitem a [$range1.1] :" in text  # proven: indexes with the counter itself
+    assert "checkindex a k {axes={0}}" in text  # unproven: still checked
+    assert text.count("checkindex") == 1  # `for x in a` is proven too
     assert "IndexError" in f.inspect("lower")
     with pytest.raises(IndexError):
         f(np.ones(3), 7)
