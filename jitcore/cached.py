@@ -74,7 +74,7 @@ def load(
             loaded = compile_callee(target, parse_signature(callee["signature"]))
         except JitError:
             return None
-        if loaded != callee["symbol"] or not machine_code.is_linked(loaded):
+        if loaded is None or loaded != callee["symbol"] or not machine_code.is_linked(loaded):
             return None  # compiled afresh into this session's group: compile the caller too
     return pipeline.load_cached(
         entry.object_code,
@@ -84,7 +84,15 @@ def load(
         [c["symbol"] for c in header["callees"]],
         dispatcher.py_func.__name__,
         key_seconds,
+        _python_result(header.get("python_result", True)),
     )
+
+
+def _python_result(stored: object) -> object:
+    """`python_result` as written to JSON (tuples became lists) back to bools and tuples."""
+    if isinstance(stored, list):
+        return tuple(_python_result(x) for x in stored)
+    return stored is True
 
 
 # Modules of jitcore's own whose jitted functions an entry may name before anything imported
@@ -134,6 +142,7 @@ def store(dispatcher: Dispatcher, overload: pipeline.Overload, owner_of: OwnerLo
         "qualname": dispatcher.py_func.__qualname__,
         "signature": ", ".join(map(str, overload.signature)),
         "return_type": str(overload.return_type),
+        "python_result": overload.record.python_result,
         "symbol": overload.symbol,
         "callees": callees,
         "compile_seconds": {k: round(v, 6) for k, v in overload.record.stages.items()},

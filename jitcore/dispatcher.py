@@ -129,7 +129,7 @@ class Dispatcher:
         back to the Python-level lookup); only then is the trampoline generated again."""
         from jitcore import codegen, runtime
 
-        cases = []
+        cases: list[tuple[list[Any], int]] = []
         for key, target in self._by_key.items():
             if not isinstance(target, Overload) or target.native is None:
                 continue
@@ -284,6 +284,9 @@ class Dispatcher:
                 raise TypingError(f"{name}() got an unexpected keyword argument '{k}'")
         signature = tuple(sig)
         ret, symbol = session.callee_return(self, signature)
+        known = self.overload(signature)
+        # whether the callee returns Python numbers (unknown while a recursive cycle is typed)
+        python_result = known.record.python_result if known is not None else True
 
         def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
             call_args: list[ir.Value] = []
@@ -303,6 +306,7 @@ class Dispatcher:
             lower,
             callee=(self, signature),
             kwargs={k: signature[names.index(k)] for k in kwargs},
+            python_result=python_result,
         )
 
     def _default_type(self, param: str, value: object) -> T.Type:
