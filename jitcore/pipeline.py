@@ -47,6 +47,9 @@ class CompileRecord:
     signature: tuple[T.Type, ...]
     return_type: T.Type | None = None
     symbol: str = ""
+    # Which parts of the result are Python numbers (`ir.Function.python_result`), for typing
+    # calls from other compiled code.
+    python_result: object = True
     stages: dict[str, float] = field(default_factory=dict)
     passes: dict[str, float] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
@@ -132,6 +135,7 @@ def run_pipeline(
     if fn is None:
         return None
     record.return_type = fn.return_type
+    record.python_result = fn.python_result
     with record.stage("optimize"):
         passes = optimize.run_passes(
             fn,
@@ -220,11 +224,13 @@ def load_cached(
     callees: list[str],
     name: str,
     key_seconds: float,
+    python_result: object = True,
 ) -> Overload:
     """The `cache-load` stage: link object code read from the disk cache; it replaces every
     stage after `parse` (whose time is the cache key's here)."""
     start = time.perf_counter()
     record = CompileRecord(signature, return_type, symbol, cache_hit=True)
+    record.python_result = python_result
     record.object_code = object_code
     record.callees = list(callees)
     (native,) = link([record], [name])

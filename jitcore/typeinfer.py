@@ -14,6 +14,7 @@ An inconsistent use is a `TypingError` pointing at the source line.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn, cast
@@ -75,10 +76,12 @@ class _Inference:
             raise TypingError(f"{fn.name} takes {len(fn.args)} arguments, got {len(arg_types)}")
         for arg, t in zip(fn.args, arg_types):
             arg.type = t
-        # Values that are Python numbers rather than NumPy scalars: NumPy 2 treats them as
-        # "weak" (they adopt the other operand's dtype). Python int/float/complex/bool
-        # arguments are taken to be Python numbers (README, differences).
-        self.weak: set[ir.Value] = {a for a in fn.args if a.type in _WEAK_ARG_TYPES}
+        # Which values are Python numbers rather than NumPy scalars (their `Origin`): NumPy 2
+        # treats Python numbers as "weak" (they adopt the other operand's dtype), and they
+        # follow Python's rules (`x / 0.0` raises). Python int/float/complex/bool arguments are
+        # taken to be Python numbers (README, differences); an instruction's origin follows
+        # its operands' (`_origin_of`) and is recomputed with its type until the fixpoint.
+        self.origin: dict[ir.Value, Origin] = {a: _arg_origin(a.type) for a in fn.args}
 
     # --- operands -------------------------------------------------------------------------
 
@@ -94,8 +97,8 @@ class _Inference:
         t = self.type_of(v)
         assert t is not None
         if isinstance(v, ir.Const):
-            return Operand(t, v.value, v.weak)
-        return Operand(t, weak=v in self.weak)
+            return Operand(t, v.value, self.is_weak(v))
+        return Operand(t, weak=self.is_weak(v))
 
     # --- the fixpoint ---------------------------------------------------------------------
 
@@ -115,10 +118,14 @@ class _Inference:
             changed = False
             for block in order:
                 for instr in block.instrs:
+                    before = self.origin.get(instr)
                     new = self.infer(instr)
                     if new is not None and new != instr.type:
                         instr.type = new
                         changed = True
+                    # a value that stops being a Python number changes the rules its users
+                    # follow (`/` by zero raises or not) even where no type changes
+                    changed = changed or self.origin.get(instr) != before
         return all(
             instr.type is not None and not isinstance(instr.type, T.Bottom)
             for block in order
@@ -138,10 +145,7 @@ class _Inference:
             return T.BOTTOM
         resolved = name_operation(instr, self.resolve(instr), self.operand)
         instr.impl = resolved
-        if self._stays_python_number(instr, operands, resolved):
-            self.weak.add(instr)
-        else:
-            self.weak.discard(instr)
+        self.origin[instr] = self._origin_of(instr, operands, resolved)
         return resolved.ret if resolved is not None else None
 
     def _infer_phi(self, phi: ir.Phi) -> T.Type | None:
@@ -149,10 +153,14 @@ class _Inference:
         their type: `s = 0.0; s += x32` keeps `s` float32, as NumPy computes it."""
         strong: T.Type | None = None
         weak: list[tuple[ir.Value, T.Type]] = []
+        origin: Origin | None = None
         for v in phi.incoming.values():
             t = self.type_of(v)
             if t is None or isinstance(t, T.Bottom):
                 continue
+            # a Python number only if it is one on every path (per item, for tuples)
+            here = self.origin_of(v)
+            origin = here if origin is None else _meet(origin, here)
             if self.is_weak(v):
                 weak.append((v, t))
                 continue
@@ -171,10 +179,9 @@ class _Inference:
                     if result is None
                     else (unify(result, t) or self._phi_conflict(phi, v, result, t))
                 )
-            if result is not None:
-                self.weak.add(phi)
+            self.origin[phi] = True if origin is None else origin
             return result
-        self.weak.discard(phi)
+        self.origin[phi] = False if origin is None else origin
         for v, t in weak:
             if isinstance(strong, T.Scalar) and isinstance(t, T.Scalar):
                 strong = (
@@ -187,26 +194,61 @@ class _Inference:
                 strong = joined
         return strong
 
-    def _stays_python_number(
-        self, instr: ir.Instr, operands: tuple, resolved: Resolved | None
-    ) -> bool:
-        """Python number op Python number, len(), shapes and sizes are Python numbers."""
-        if resolved is None or not isinstance(resolved.ret, T.Scalar | T.Tuple):
+    def _origin_of(
+        self, instr: ir.Instr, operands: tuple[ir.Value, ...], resolved: Resolved | None
+    ) -> Origin:
+        """Whether `instr`'s result is a Python number (see `Origin`), as Python would make it:
+        an operator between Python numbers gives one, a `math` function, `int()`, `float()`,
+        `len` and shapes always do, a jitted callee as its own return says; anything that
+        touches a NumPy scalar, array or NumPy function gives a NumPy scalar."""
+        if resolved is None:
             return False
-        if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.MakeTuple | ir.Compare):
+        if resolved.const is not MISSING:
+            return _const_origin(resolved.const)
+        if not isinstance(resolved.ret, T.Scalar | T.Tuple):
+            return False
+        if isinstance(instr, ir.MakeTuple):
+            return tuple(self.origin_of(v) for v in instr.items)
+        if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.Compare):
             return all(self.is_weak(v) for v in operands)
         if isinstance(instr, ir.GetItem):
-            return self.is_weak(instr.obj)
+            whole = self.origin_of(instr.obj)
+            if not isinstance(self.type_of(instr.obj), T.Tuple):
+                return False  # an array's element is a NumPy scalar
+            index = instr.index
+            if isinstance(whole, tuple) and isinstance(index, ir.Const):
+                if isinstance(index.value, int) and -len(whole) <= index.value < len(whole):
+                    return whole[index.value]
+                if isinstance(index.value, slice):
+                    return whole[index.value]
+            return _fully(whole)
         if isinstance(instr, ir.GetAttr):
-            return instr.attr in _PYTHON_INT_ATTRS
-        if isinstance(instr, ir.Call) and isinstance(self.type_of(instr.func), T.Opaque):
-            func = self.type_of(instr.func).obj  # type: ignore[union-attr]
+            if instr.attr in _PYTHON_INT_ATTRS:
+                return True
+            return instr.attr in ("real", "imag") and self.is_weak(instr.obj)
+        if isinstance(instr, ir.Call):
+            if resolved.python_result is not None:  # a jitted callee's own return
+                weak_args = all(self.is_weak(v) for v in (*instr.args, *instr.kwargs.values()))
+                return cast(Origin, resolved.python_result) if weak_args else False
+            func_type = self.type_of(instr.func)
+            func = func_type.obj if isinstance(func_type, T.Opaque) else None
+            if func in _ALWAYS_PYTHON_NUMBER or getattr(func, "__module__", None) in (
+                "math",
+                "cmath",
+            ):
+                return True
             if func in _PYTHON_NUMBER_FUNCS:
-                return func is len or all(self.is_weak(v) for v in instr.args)
+                return all(self.is_weak(v) for v in (*instr.args, *instr.kwargs.values()))
         return False
 
+    def origin_of(self, v: ir.Value) -> Origin:
+        if isinstance(v, ir.Const):
+            return v.weak or _const_origin(v.value)
+        return self.origin.get(v, False)
+
     def is_weak(self, v: ir.Value) -> bool:
-        return (isinstance(v, ir.Const) and v.weak) or v in self.weak
+        """True if `v` is a Python number (or a tuple of them): NumPy 2's weak scalar."""
+        return _fully(self.origin_of(v))
 
     def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> NoReturn:
         """Report at the definition that brought the second type, which is what to change."""
@@ -415,6 +457,10 @@ class _Inference:
         if result is None:
             result = T.NONE if not returns else T.BOTTOM
         self.fn.return_type = result
+        origins = [self.origin_of(b.terminator.value) for b in returns]  # type: ignore[union-attr]
+        self.fn.python_result = (
+            True if not origins else functools.reduce(_meet, origins[1:], origins[0])
+        )
         for block in returns:
             term = block.terminator
             assert isinstance(term, ir.Return)
@@ -429,13 +475,40 @@ class _Inference:
             block.instrs.extend(tail)
 
 
+# Which parts of a value are Python numbers (True) rather than NumPy scalars or arrays
+# (False): a bool for a scalar, one entry per item for a tuple (`(x, a[0])` is `(True, False)`).
+Origin = bool | tuple["Origin", ...]
+
 _WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 
+# Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
+_ALWAYS_PYTHON_NUMBER = frozenset({len, int, float, complex, bool, range_bounds})
+# Calls whose result is a Python number when all their arguments are (`abs(a32[0])` is not).
+_PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 
-_PYTHON_NUMBER_FUNCS = frozenset(
-    {len, int, float, complex, abs, round, min, max, divmod, pow, range_bounds}
-)
+
+def _arg_origin(t: T.Type | None) -> Origin:
+    if isinstance(t, T.Tuple):
+        return tuple(_arg_origin(i) for i in t.items)
+    return t in _WEAK_ARG_TYPES
+
+
+def _const_origin(value: object) -> Origin:
+    if isinstance(value, tuple):
+        return tuple(_const_origin(v) for v in value)
+    return type(value) in (bool, int, float, complex)
+
+
+def _fully(origin: Origin) -> bool:
+    return all(_fully(o) for o in origin) if isinstance(origin, tuple) else origin
+
+
+def _meet(a: Origin, b: Origin) -> Origin:
+    """Python numbers only where both are."""
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return tuple(_meet(x, y) for x, y in zip(a, b))
+    return _fully(a) and _fully(b)
 
 
 def _is_dispatcher(obj: object) -> bool:

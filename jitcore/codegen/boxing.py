@@ -110,7 +110,7 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
     b.ret(NULL)
     b.position_at_end(ok)
     result = b.load(slot, typ=ret_t)
-    b.ret(_box(b, api, result, fn.return_type))  # type: ignore[arg-type]
+    b.ret(_box(b, api, result, fn.return_type, fn.python_result))  # type: ignore[arg-type]
     b.position_at_end(fail)
     b.ret(NULL)
 
@@ -246,15 +246,20 @@ def _box_numpy_scalar(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Scalar) -> 
 
     with b.goto_entry_block():
         slot = b.alloca(memory_type(t))
-    b.store(v, slot)
+    b.store(b.zext(v, I8) if t.is_bool else v, slot)
     descr = b.call(entry(_NPY_DESCR_FROM_TYPE, descr_fn), [I32(t.dtype.num)])
     scalar = b.call(entry(_NPY_SCALAR, scalar_fn), [slot, descr, NULL])
     b.call(api.Py_DecRef, [descr])
     return scalar
 
 
-def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
-    if isinstance(t, T.Scalar) and t.name in NUMPY_SCALAR_RESULTS:
+def _box(
+    b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = True
+) -> ll.Value:
+    """A Python object for `v`; `python` (the function's `python_result`) says whether a
+    scalar of a Python number type is a Python number or a NumPy scalar (`a[0]` of a float64
+    array is `np.float64`, as Python gives it)."""
+    if isinstance(t, T.Scalar) and (t.name in NUMPY_SCALAR_RESULTS or python is False):
         return _box_numpy_scalar(b, api, v, t)
     if isinstance(t, T.Scalar):
         if t.is_bool:
@@ -273,7 +278,8 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type) -> ll.Value:
     if isinstance(t, T.Tuple):
         tup = b.call(api.PyTuple_New, [I64(len(t.items))])
         for i, item_t in enumerate(t.items):
-            item = _box(b, api, b.extract_value(v, i), item_t)
+            item_python = python[i] if isinstance(python, tuple) else python
+            item = _box(b, api, b.extract_value(v, i), item_t, item_python)
             b.call(api.PyTuple_SetItem, [tup, I64(i), item])
         return tup
     if isinstance(t, T.Array):

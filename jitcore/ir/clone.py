@@ -35,6 +35,7 @@ def clone_function(fn: ir.Function) -> ir.Function:
         [blocks[b] for b in fn.blocks],
         fn.return_type,
         fn.loc,
+        fn.python_result,
     )
     return out
 

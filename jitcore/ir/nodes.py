@@ -609,6 +609,10 @@ class Function:
     blocks: list[Block] = field(default_factory=list)
     return_type: Type | None = None
     loc: SourceLoc = UNKNOWN_LOC
+    # Which parts of the result are Python numbers rather than NumPy scalars (set by
+    # `typeinfer`; a bool, or one entry per tuple item): the Python entry point boxes a
+    # NumPy scalar result as one (`np.float64`), and compiled callers type the call by it.
+    python_result: object = True
     _names: dict[str, itertools.count] = field(default_factory=dict, repr=False)
 
     @property

@@ -237,7 +237,8 @@ def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         raise TypingError(f"int() of {args[0].type} is not supported")
     if t.is_float:
         return Resolved((t,), T.I64, lambda b, v, kw: float_to_int(b, v[0], T.I64))
-    out = t if t.is_int else T.I64
+    # a Python int: int64 (uint64 keeps values beyond int64, as Python's int does)
+    out = T.U64 if t == T.U64 else T.I64
     return Resolved((out,), out, lambda b, v, kw: v[0])
 
 

@@ -227,7 +227,7 @@ def _to_int(name: str, fn: str) -> None:
             return None
         t = args[0].type
         if isinstance(t, T.Scalar) and t.kind in "iub":
-            out = T.I64 if t.is_bool else t
+            out = T.U64 if t == T.U64 else T.I64  # a Python int, whatever the int type
             return Resolved((out,), out, lambda b, v, kw: v[0])
         _real_arg(name, args[0])
         return Resolved(

@@ -60,6 +60,10 @@ class Resolved:
     elementwise: object = None
     # For calls of jitted functions: (dispatcher, signature), which the inliner looks at.
     callee: object = None
+    # For calls of jitted functions: which parts of the callee's result are Python numbers
+    # rather than NumPy scalars (`typeinfer.Origin`); None for other operations, whose
+    # result's origin typeinfer derives from the operation and its operands.
+    python_result: object = None
     # Which implementation this is and the operands its rule was given (set by the registry):
     # the IR printer shows both and `resolve_named` re-resolves from them. A fused elementwise
     # loop is named by its outer operation, with the inner operation's Resolved as an operand.
