@@ -101,20 +101,27 @@ def _reference(dispatcher: Any) -> Callable[..., Any]:
 
 def _call_compiled(dispatcher: Any, args: tuple[Any, ...]) -> Outcome:
     """The compiled call's outcome. A compile error fails the test with its own message, and
-    a call that compiled nothing (the dispatcher ran Python: `JITCORE_DISABLE_JIT`) fails."""
+    so does a call that compiled nothing (`assert_ran_compiled`)."""
     outcome = invoke(dispatcher, args)
     if outcome.error_type is not None and issubclass(outcome.error_type, JitError):
         raise AssertionError(f"compiling failed: {outcome.error_text}")
+    assert_ran_compiled(dispatcher, args)
+    return outcome
+
+
+def assert_ran_compiled(dispatcher: Any, args: tuple[Any, ...]) -> None:
+    """Fail unless the dispatcher holds a compiled specialization for `args`: a dispatcher
+    that ran Python instead (`JITCORE_DISABLE_JIT` makes even mode "compiled" do so) would
+    make a compiled-vs-Python test compare Python with itself."""
     signature = signature_of(args)
     assert signature is None or signature in dispatcher.signatures, (
         f"{dispatcher.py_func.__name__}{signature} ran without being compiled "
         f"(mode {dispatcher.options.mode.value}); these tests compare compiled code with Python"
     )
-    return outcome
 
 
 def in_int64(*values: int) -> bool:
     return all(-(2**63) <= v < 2**63 for v in values)
 
 
-__all__ = ["assert_same", "assert_same_arrays", "compiled", "in_int64"]
+__all__ = ["assert_ran_compiled", "assert_same", "assert_same_arrays", "compiled", "in_int64"]

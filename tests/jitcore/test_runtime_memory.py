@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from jitcore import jit, runtime
+from tests.jitcore.support import assert_ran_compiled
 
 
 def make_and_drop(n):  # noqa: ANN001, ANN201
@@ -42,6 +43,7 @@ def test_a_dropped_megabyte_100000_times_keeps_memory_flat() -> None:
     for _ in range(100_000):
         assert f(131072) == 2.0
     assert runtime.live_bytes() == before
+    assert_ran_compiled(f, (131072,))  # Python would keep memory flat too
 
 
 def test_temporaries_in_loops_are_freed_each_iteration() -> None:
@@ -50,6 +52,7 @@ def test_temporaries_in_loops_are_freed_each_iteration() -> None:
     before = runtime.live_bytes()
     assert f(a, 500) == 500.0
     assert runtime.live_bytes() == before
+    assert_ran_compiled(f, (a, 500))
 
 
 def test_returned_arrays_own_their_memory_until_collected() -> None:
@@ -78,3 +81,4 @@ def test_exceptions_release_live_arrays() -> None:
             f(1000)
     assert f(5) == 0.0
     assert runtime.live_blocks() == before
+    assert_ran_compiled(f, (5,))

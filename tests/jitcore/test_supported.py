@@ -39,6 +39,7 @@ from jitcheck.execute import invoke
 from jitcore import ExecutionMode, jit
 from jitcore.lib import catalog
 from jitcore.lib.registry import ARG_KINDS, Entry, Param
+from tests.jitcore.support import assert_ran_compiled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,18 +106,11 @@ SKIP: dict[str, str] = {
 # Differences the generic test found and that are not fixed yet: expected to fail (not
 # strictly: an unlucky draw may miss the example). Each is a jitcore bug to fix, or a deviation
 # to document in the README; remove the entry when it is done.
-_INT_RANGE = (
-    "wraps an out-of-range Python int or float (inf, -1 for unsigned) where NumPy raises "
-    "OverflowError"
-)
 _COMPLEX_SPECIAL = (
     "special values (infinite or NaN parts, overflow of intermediate results) differ from "
     "CPython's cmath tables"
 )
 KNOWN_BUGS: dict[str, str] = {
-    "np.floor(int)": "InternalCompilerError: llvm.floor on an i64 (NumPy keeps int dtypes)",
-    "np.ceil(int)": "InternalCompilerError: llvm.ceil on an i64 (NumPy keeps int dtypes)",
-    "np.trunc(int)": "InternalCompilerError: llvm.trunc on an i64 (NumPy keeps int dtypes)",
     "np.where(float, float, float)": "returns a scalar where NumPy returns a 0-d array",
     "np.where(int, int, int)": "returns a scalar where NumPy returns a 0-d array",
     "pow(complex, complex)": _COMPLEX_SPECIAL,
@@ -127,9 +121,6 @@ KNOWN_BUGS: dict[str, str] = {
     "cmath.polar": _COMPLEX_SPECIAL,
     "cmath.phase": _COMPLEX_SPECIAL,
 }
-for _t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
-    KNOWN_BUGS[f"np.{_t}(int)"] = _INT_RANGE
-    KNOWN_BUGS[f"np.{_t}(float)"] = _INT_RANGE
 
 # Arguments that must stay small so that Python itself finishes (pow(2, 2**62)).
 SMALL_INT_OPS = {"pow", "round", "math.factorial", "math.gcd", "math.ldexp"}
@@ -372,6 +363,7 @@ def test_operation_matches_python(case: Case) -> None:
             compiled.error_type, jitcore.JitError
         ):
             raise AssertionError(f"{case.id} does not compile: {compiled.error_text}")
+        assert_ran_compiled(compiled_op, args)  # not Python against itself
         if out_of_domain_result(python.value) or out_of_domain_error(python, compiled):
             reject()
         if python.raised or compiled.raised:

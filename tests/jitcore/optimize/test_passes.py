@@ -17,6 +17,7 @@ from jitcore.optimize.copyprop import propagate_copies
 from jitcore.optimize.cse import eliminate_common_subexpressions
 from jitcore.optimize.dce import eliminate_dead_code
 from jitcore.optimize.simplifycfg import simplify_cfg
+from tests.jitcore.support import assert_ran_compiled
 
 
 def ir(text: str):  # noqa: ANN201
@@ -162,6 +163,8 @@ def test_each_pass_preserves_results(name: str, a: float, b: float, n: int) -> N
     with_pass = _compiled(())
     without = _compiled((name,))
     assert with_pass(a, b, n) == without(a, b, n) == kernel(a, b, n)
+    assert_ran_compiled(with_pass, (a, b, n))
+    assert_ran_compiled(without, (a, b, n))
 
 
 _CACHE: dict = {}
