@@ -47,6 +47,8 @@ CMPOPS = {
     ast.GtE: "ge",
     ast.Is: "is",
     ast.IsNot: "isnot",
+    ast.In: "in",
+    ast.NotIn: "notin",
 }
 
 # Marks a variable read on a path where Python would raise UnboundLocalError.

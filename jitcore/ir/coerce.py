@@ -9,6 +9,7 @@ Layer: depends on `ir.types` and `errors` only.
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 import numpy as np
@@ -87,10 +88,12 @@ def convert_const(value: object, to: T.Scalar) -> object:
         if isinstance(value, complex):
             value = value.real
         return float(np.dtype(to.dtype).type(value))
-    if isinstance(value, float):
-        value = int(value)
     if isinstance(value, complex):
-        value = int(value.real)
+        value = value.real
+    if isinstance(value, float):
+        # NaN and infinities have no int value: the conversion the code asks for raises at
+        # run time (`int(math.inf)`) or never runs (a branch not taken), so any value will do
+        value = int(value) if math.isfinite(value) else 0
     bits = to.bits
     v = int(cast(int, value)) & ((1 << bits) - 1)
     if to.is_signed and v >= 1 << (bits - 1):

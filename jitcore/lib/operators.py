@@ -15,17 +15,18 @@ from __future__ import annotations
 
 from typing import cast
 
-from jitcore.errors import SourceLoc, TypingError
+from jitcore.errors import SourceLoc, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, scalar, ufuncs
-from jitcore.lib.registry import Operand, Resolved, describe, register_operator
+from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
 BITWISE = {"and", "or", "xor", "shl", "shr"}
+SHIFTS = {"shl", "shr"}
 
 
 def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
@@ -38,7 +39,7 @@ def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
             return T.BOOL
         if ta.kind not in "iub" or tb.kind not in "iub":
             return None
-    if op in ARITH:
+    if op in ARITH or op in SHIFTS:  # Python: True + True == 2, True << True == 2
         ta = T.I64 if ta.is_bool else ta
         tb = T.I64 if tb.is_bool else tb
     if a.weak and not b.weak:
@@ -52,8 +53,9 @@ def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
     return common
 
 
-# Where NumPy scalars and Python numbers disagree: NumPy gives inf/nan/0 where Python raises.
-NUMPY_DIFFERS = {"div", "floordiv", "mod", "pow"}
+# Where NumPy scalars and Python numbers disagree: NumPy gives inf/nan/0 where Python raises
+# (a negative shift count too: NumPy shifts everything out).
+NUMPY_DIFFERS = {"div", "floordiv", "mod", "pow", "shl", "shr"}
 
 
 def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
@@ -84,7 +86,7 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         )
     if op == "div":
         if common.kind in "iub":
-            return Resolved((T.F64, T.F64), T.F64, _lower_float_div)
+            return Resolved((T.F64, T.F64), T.F64, _lower_int_true_div)
         return Resolved(
             (common, common),
             common,
@@ -132,6 +134,7 @@ def _with_weak_checks(resolved: Resolved, a: Operand, b: Operand) -> Resolved:
         _checked_lower(inner, checks, targets),
         resolved.kwargs,
         resolved.const,
+        may_raise=True,
     )
 
 
@@ -185,8 +188,16 @@ def _lower_simple(op: str):  # noqa: ANN202
 
 
 def _lower_float_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+    return _float_div(b, args, "float division by zero")
+
+
+def _lower_int_true_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+    return _float_div(b, args, "division by zero")
+
+
+def _float_div(b: LowBuilder, args: list[ir.Value], message: str) -> ir.Value:
     x, y = args
-    b.raise_if(b.cmp("eq", y, ir.Const(0.0, type=y.type)), ZeroDivisionError, "division by zero")
+    b.raise_if(b.cmp("eq", y, ir.Const(0.0, type=y.type)), ZeroDivisionError, message)
     return b.binop("div", x, y)
 
 
@@ -373,6 +384,8 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     ta, tb = a.type, b.type
     if op in {"is", "isnot"}:
         return _resolve_identity(op, a, b, loc)
+    if op in {"in", "notin"}:
+        return _resolve_contains(op, a, b, loc)
     if isinstance(ta, T.Array) or isinstance(tb, T.Array):
         return ufuncs.resolve_array_compare(op, a, b, loc)
     if isinstance(ta, T.Tuple) and isinstance(tb, T.Tuple):
@@ -383,6 +396,26 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
             return Resolved((None, None), T.BOOL, const=same == (op == "eq"))
     if not (isinstance(ta, T.Scalar) and isinstance(tb, T.Scalar)):
         raise TypingError(f"cannot compare {ta} and {tb} with {op}", loc=loc)
+    if (
+        a.weak
+        and b.weak
+        and {ta.kind, tb.kind} in ({"i", "f"}, {"b", "f"})
+        and not any(_exact_float(x) for x in (a, b))
+    ):
+        return _resolve_exact_compare(op, ta, tb)
+    if a.weak != b.weak and ta.is_int and tb.is_int:
+        # NumPy 2 compares a Python int with a NumPy int exactly, even out of its range
+        # (`np.int32(0) == 2**32` is False): in int64, or sign-aware against uint64
+        if T.U64 in (ta, tb) and ta != tb:
+            return Resolved(
+                (None, None),
+                T.BOOL,
+                lambda bld, args, kw: ufuncs.mixed_sign_compare(bld, op, args[0], args[1]),
+            )
+        if T.U64 not in (ta, tb):
+            return Resolved(
+                (T.I64, T.I64), T.BOOL, lambda bld, args, kw: bld.cmp(op, args[0], args[1])
+            )
     common = binop_result("add", a, b)
     if ta.is_bool and tb.is_bool:
         common = T.BOOL
@@ -390,6 +423,90 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     if common.is_complex and op not in {"eq", "ne"}:
         raise TypingError(f"complex numbers are not ordered ({ta} {op} {tb})", loc=loc)
     return Resolved((common, common), T.BOOL, lambda bld, args, kw: bld.cmp(op, args[0], args[1]))
+
+
+def _resolve_contains(op: str, x: Operand, container: Operand, loc: SourceLoc) -> Resolved:
+    """`x in t` for a tuple `t`: `x == t[0] or x == t[1] or ...`, each `==` as written."""
+    t = container.type
+    if not isinstance(t, T.Tuple):
+        raise UnsupportedError(
+            f"`in` is supported with tuples, not {t}",
+            loc=loc,
+            hint="write `x in (a, b, c)`, or compare elements of an array with `==`",
+        )
+    rules = [resolve_compare("eq", x, Operand(item, weak=container.weak), loc) for item in t.items]
+
+    def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+        found: ir.Value = ir.Const(False, type=T.BOOL)
+        for i, rule in enumerate(rules):
+            if rule.const is not MISSING:
+                same: ir.Value = ir.Const(rule.const, type=T.BOOL)
+            else:
+                lhs = b.cast(args[0], cast(T.Type, rule.args[0]))
+                rhs = b.cast(b.extract(args[1], i), cast(T.Type, rule.args[1]))
+                same = cast(Lowerer, rule.lower)(b, [lhs, rhs], {})
+            found = b.or_(found, same)
+        return found if op == "in" else b.not_(found)
+
+    return Resolved((None, None), T.BOOL, lower)
+
+
+def _exact_float(x: Operand) -> bool:
+    """An int constant that a float holds exactly (`x > 0`): the plain float comparison is
+    exact for it."""
+    return x.is_const and isinstance(x.const, int) and abs(x.const) <= 2**53
+
+
+def _resolve_exact_compare(op: str, ta: T.Scalar, tb: T.Scalar) -> Resolved:
+    """A Python int against a Python float compares exactly, as Python does (`2**53 + 1 ==
+    float(2**53 + 1)` is False: the float is 2**53), not after rounding the int to a float."""
+    int_first = not ta.is_float
+    float_t = ta if ta.is_float else tb
+    args = (T.I64, float_t) if int_first else (float_t, T.I64)
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        i, f = (vals[0], vals[1]) if int_first else (vals[1], vals[0])
+        lt, gt, eq = _int_float_order(b, i, f)
+        if not int_first:  # f <op> i: swap the roles of < and >
+            lt, gt = gt, lt
+        result = {
+            "lt": lambda: lt,
+            "gt": lambda: gt,
+            "eq": lambda: eq,
+            "ne": lambda: b.not_(eq),
+            "le": lambda: b.or_(lt, eq),
+            "ge": lambda: b.or_(gt, eq),
+        }[op]()
+        return result
+
+    return Resolved(args, T.BOOL, lower)
+
+
+def _int_float_order(
+    b: LowBuilder, i: ir.Value, f: ir.Value
+) -> tuple[ir.Value, ir.Value, ir.Value]:
+    """(i < f, i > f, i == f) exactly, for an int64 `i` and a float `f` (all false for NaN):
+    within the int64 range compare `i` with trunc(f), and on a tie the fraction decides."""
+    t = cast(T.Scalar, f.type)
+    whole = b.intrinsic("trunc", [f], t)
+    low, high = ir.Const(-(2.0**63), type=t), ir.Const(2.0**63, type=t)
+    in_range = b.and_(b.cmp("ge", f, low), b.cmp("lt", f, high))
+    fi = b.cast(b.select(in_range, whole, ir.Const(0.0, type=t)), T.I64)
+    frac = b.binop("sub", f, whole)
+    zero = ir.Const(0.0, type=t)
+    same = b.cmp("eq", i, fi)
+    lt = b.select(
+        in_range,
+        b.or_(b.cmp("lt", i, fi), b.and_(same, b.cmp("gt", frac, zero))),
+        b.cmp("ge", f, high),
+    )
+    gt = b.select(
+        in_range,
+        b.or_(b.cmp("gt", i, fi), b.and_(same, b.cmp("lt", frac, zero))),
+        b.cmp("lt", f, low),
+    )
+    eq = b.and_(in_range, b.and_(same, b.cmp("eq", frac, zero)))
+    return lt, gt, eq
 
 
 def _resolve_identity(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
@@ -561,6 +678,7 @@ for _symbol, _params, _notes in (
     (">", "a: real | array, b: real | array", ""),
     (">=", "a: real | array, b: real | array", ""),
     ("is", "a: None, b: None", "`x is None`, `x is not None`"),
+    ("in", f"x: {_ANY} | None, t: tuple", "`not in` too: `x == item` for each item"),
     ("-", f"x: {_ANY}", ""),
     ("+", f"x: {_ANY}", ""),
     ("~", "x: int | intarray", ""),

@@ -64,6 +64,9 @@ class Resolved:
     # rather than NumPy scalars (`typeinfer.Origin`); None for other operations, whose
     # result's origin typeinfer derives from the operation and its operands.
     python_result: object = None
+    # True if the emitter may raise although the operation usually cannot (`k & np.int32(3)`
+    # checks that the Python int `k` fits int32): dead-code elimination must keep it.
+    may_raise: bool = False
     # Which implementation this is and the operands its rule was given (set by the registry):
     # the IR printer shows both and `resolve_named` re-resolves from them. A fused elementwise
     # loop is named by its outer operation, with the inner operation's Resolved as an operand.

@@ -17,7 +17,7 @@ from typing import cast
 
 import numpy as np
 
-from jitcore.errors import SourceLoc, TypingError
+from jitcore.errors import SourceLoc, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
@@ -46,7 +46,9 @@ def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Res
 
 # --- NumPy dtype resolution ---------------------------------------------------------------
 
-_WEAK = {T.I64: int, T.F64: float, T.C128: complex, T.BOOL: bool}
+# NumPy's own spelling of weak Python scalars. A Python bool needs none: it is the lowest kind,
+# so it promotes exactly as np.bool_ does (and `resolve_dtypes` does not take `bool`).
+_WEAK = {T.I64: int, T.F64: float, T.C128: complex}
 
 
 def _numpy_operand(op: Operand) -> np.dtype | type:
@@ -63,7 +65,7 @@ def _numpy_operand(op: Operand) -> np.dtype | type:
 def _result_operand(op: Operand) -> object:
     """For `np.result_type`: a dtype, or a Python scalar value (weak) for Python numbers."""
     kind = _numpy_operand(op)
-    return {int: 0, float: 0.0, complex: 0j, bool: False}.get(kind, kind)  # type: ignore[arg-type]
+    return {int: 0, float: 0.0, complex: 0j}.get(kind, kind)  # type: ignore[arg-type]
 
 
 def loop_dtypes(
@@ -87,6 +89,15 @@ def loop_dtypes(
             f"{', '.join(str(o.type) for o in operands)}: {exc}",
             loc=loc,
         ) from None
+    supported = {t.dtype for t in T.SCALARS.values()}
+    unsupported = [d for d in dtypes if d not in supported]
+    if unsupported:  # np.rint of bools computes in float16
+        raise UnsupportedError(
+            f"np.{ufunc.__name__} of {', '.join(str(o.type) for o in operands)} computes in "
+            f"{unsupported[0]}, which compiled code does not support",
+            loc=loc,
+            hint="convert the operand first, e.g. `.astype(np.float32)`",
+        )
     return [T.from_dtype(d) for d in dtypes]
 
 
@@ -272,10 +283,8 @@ def mixed_sign_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.V
 
 
 def check_weak_ints(b: LowBuilder, value: ir.Value, op: Operand, loop: T.Scalar) -> ir.Value:
-    """NumPy 2 raises OverflowError when a Python int does not fit the array's integer dtype."""
-    if not (op.weak or (isinstance(op.type, T.Scalar) and op.type == T.I64)):
-        return value
-    if isinstance(op.type, T.Array) or not loop.is_int or loop == T.I64:
+    """NumPy 2 raises OverflowError when a Python int does not fit the loop's integer dtype."""
+    if not (op.weak and op.type == T.I64) or not loop.is_int or loop == T.I64:
         return value
     info = np.iinfo(loop.dtype)
     low, high = (
@@ -292,7 +301,12 @@ def resolve_scalar_numpy_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) 
     division by zero or overflow (NumPy warns and gives inf, nan or 0)."""
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
     element = _binary_element(op)
-    return Resolved((in1, in2), out, lambda bb, v, kw: bb.cast(element(bb, v[0], v[1]), out))
+
+    def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        x, y = check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)
+        return bb.cast(element(bb, bb.cast(x, in1), bb.cast(y, in2)), out)
+
+    return Resolved((None, None), out, lower)
 
 
 def resolve_array_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
@@ -360,6 +374,8 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
             if not t.is_float:
                 return ir.Const(name == "isfinite", type=T.BOOL)
             return {"isnan": b.isnan, "isinf": b.isinf, "isfinite": b.isfinite}[name](x)
+        if name in {"floor", "ceil", "trunc", "rint"} and t.kind in "iub":
+            return x  # NumPy 2 keeps integer and bool dtypes: already integral
         if t.is_complex:
             complex_fns = {"sqrt": scalar.csqrt, "exp": scalar.cexp, "log": scalar.clog}
             if name in complex_fns:
@@ -460,13 +476,17 @@ def _ufunc_rule(name: str):  # noqa: ANN202
             return None
         dtypes = loop_dtypes(ufunc, args)
         ins, out = dtypes[: ufunc.nin], dtypes[-1]
+
+        def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
+            return [check_weak_ints(b, x, op, t) for x, op, t in zip(v, args, ins)]
+
         if ufunc.nin == 1:
             element1 = _unary_element(name)
             fn: ScalarFn = lambda b, xs: element1(b, b.cast(xs[0], ins[0]))  # noqa: E731
         else:
             element2 = _binary_element(BINARY_UFUNCS[name])
             fn = lambda b, xs: element2(b, b.cast(xs[0], ins[0]), b.cast(xs[1], ins[1]))  # noqa: E731
-        return _elementwise_resolved(len(args), _result_type(args, out), Recipe(out, fn))
+        return _elementwise_resolved(len(args), _result_type(args, out), Recipe(out, fn, prepare))
 
     return rule
 
@@ -579,9 +599,32 @@ def _scalar_constructor(scalar_type: type):  # noqa: ANN202
             )
         if not isinstance(args[0].type, T.Scalar):
             return None
+        arg = args[0]
+        if dtype.is_int and arg.weak and cast(T.Scalar, arg.type).kind in "iuf":
+            # NumPy 2 converts a Python number as Python's int() and checks the range
+            return Resolved((None,), dtype, lambda b, v, kw: _python_to_int(b, v[0], arg, dtype))
         return Resolved((None,), dtype, lambda b, v, kw: b.cast(v[0], dtype))
 
     return rule
+
+
+def _python_to_int(b: LowBuilder, x: ir.Value, op: Operand, to: T.Scalar) -> ir.Value:
+    """`np.int8(x)` of a Python int or float: ValueError for NaN, OverflowError for infinity
+    and for a value outside `to`'s range, as NumPy 2 raises them."""
+    t = cast(T.Scalar, x.type)
+    if t.is_int:
+        return b.cast(check_weak_ints(b, x, op, to), to)
+    b.raise_if(b.isnan(x), ValueError, "cannot convert float NaN to integer")
+    b.raise_if(b.isinf(x), OverflowError, "cannot convert float infinity to integer")
+    whole = b.intrinsic("trunc", [x], t)
+    low = -(2 ** (to.bits - 1)) if to.is_signed else 0
+    high = 2 ** (to.bits - 1) if to.is_signed else 2**to.bits
+    out = b.or_(
+        b.cmp("lt", whole, ir.Const(float(low), type=t)),
+        b.cmp("ge", whole, ir.Const(float(high), type=t)),
+    )
+    b.raise_if(out, OverflowError, f"Python integer out of bounds for {to.dtype}")
+    return b.cast(whole, to)
 
 
 for _t in (

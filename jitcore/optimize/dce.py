@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.lib.registry import Resolved
 
 # Operations that never raise on scalars and tuples.
 _SAFE_BINOPS = {
@@ -27,8 +28,11 @@ _SAFE_BINOPS = {
 
 
 def is_removable(instr: ir.Instr) -> bool:
-    """True if dropping `instr` (when unused) cannot change what the function does."""
+    """True if dropping `instr` (when unused) cannot change what the function does: it has no
+    side effects and cannot raise ("pure")."""
     if instr.has_side_effects:
+        return False
+    if isinstance(instr.impl, Resolved) and instr.impl.may_raise:
         return False
     if not all(_plain(op.type) for op in instr.operands()) or not _plain(instr.type):
         return False

@@ -3,7 +3,9 @@ with no temporaries.
 
 Requires typed SSA; preserves types and results (each step still converts through the dtype
 NumPy would give it). An elementwise operation whose array result is used only by the next one,
-in the same block with nothing in between that writes memory, merges into it.
+in the same block with nothing in between that writes memory or may raise, merges into it: the
+merged loop runs where the consumer was, so moving the producer past an instruction that raises
+would change which error comes first (`np.power(0, a) * (1 // k)`).
 
     t1 = mul 0.5 a; t2 = mul 0.5 b; t3 = mul t2 c; t4 = add t1 t3
         ->  t4 = call @fused_elementwise(a, b, c)     (one loop, one allocation)
@@ -19,6 +21,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.lib.loops import fuse, fused_elementwise
 from jitcore.lib.registry import Resolved
+from jitcore.optimize.dce import is_removable
 
 
 def fuse_elementwise(fn: ir.Function) -> bool:
@@ -69,7 +72,7 @@ def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> 
         if op not in block.instrs or (isinstance(op, ir.Call) and op.kwargs):
             continue
         between = block.instrs[block.instrs.index(op) + 1 : index]
-        if any(i.has_side_effects for i in between):
+        if not all(is_removable(i) for i in between):  # side effects or a possible error
             continue
         return op
     return None
