@@ -15,6 +15,7 @@ error in every test (`filterwarnings` in pyproject.toml): no test passes by runn
 """
 
 import os
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -25,7 +26,7 @@ from jitcore.options import options_from_env
 # jitcheck's own tests run child pytest sessions through the `pytester` fixture.
 pytest_plugins = ["pytester"]
 
-_COMMON = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_COMMON: dict[str, Any] = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=40, **_COMMON)
 settings.register_profile("ci", max_examples=60, derandomize=True, print_blob=True, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
