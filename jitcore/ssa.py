@@ -106,6 +106,9 @@ class _Builder:
         self.block: ir.Block = self._new_block("entry")
         self.locals = _assigned_names(parsed.tree) | set(parsed.arg_names)
         self.undefined_reads: dict[str, ast.AST] = {}
+        # Reads of a local that no instruction uses (`y = x`): where each happened (block, the
+        # instruction it follows), so a read of a possibly unassigned `x` still raises.
+        self.copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]] = []
         self._uniq = 0
 
     def hidden_var(self, kind: str) -> str:
@@ -203,10 +206,24 @@ class _Builder:
             if block not in self.sealed:
                 self.seal(block)
         self.fn.remove_unreachable_blocks()
-        _remove_trivial_phis(self.fn)
+        replaced = _remove_trivial_phis(self.fn)
         self._check_defined()
-        _guard_maybe_undefined(self.fn)
+        _guard_maybe_undefined(self.fn, self._live_copies(replaced))
         return self.fn
+
+    def _live_copies(
+        self, replaced: dict[ir.Value, ir.Value]
+    ) -> list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]]:
+        """The recorded copies in reachable blocks, each naming the value that replaced a
+        trivial phi it read."""
+        out = []
+        reachable = set(self.fn.blocks)
+        for block, anchor, value, loc in self.copies:
+            while value in replaced:
+                value = replaced[value]
+            if block in reachable:
+                out.append((block, anchor, value, loc))
+        return out
 
     def _check_defined(self) -> None:
         """A local read on a path where it was never assigned is an error (in reachable code)."""
@@ -244,6 +261,10 @@ class _Builder:
 
     def stmt_Assign(self, node: ast.Assign) -> None:
         value = self.expr(node.value)
+        if isinstance(node.value, ast.Name) and isinstance(value, ir.Phi):
+            instrs = self.block.instrs
+            anchor = next((i for i in reversed(instrs) if not isinstance(i, ir.Phi)), None)
+            self.copies.append((self.block, anchor, value, self.parsed.loc(node.value)))
         for target in node.targets:
             self.assign(target, value, node)
 
@@ -751,9 +772,11 @@ def _assigned_names(tree: ast.FunctionDef) -> set[str]:
     return names
 
 
-def _remove_trivial_phis(fn: ir.Function) -> None:
+def _remove_trivial_phis(fn: ir.Function) -> dict[ir.Value, ir.Value]:
     """Replace phis whose incoming values are all one value (or the phi itself). A phi with an
-    UNDEFINED input is not trivial: on that path Python raises UnboundLocalError."""
+    UNDEFINED input is not trivial: on that path Python raises UnboundLocalError. Returns what
+    replaced each removed phi."""
+    replaced: dict[ir.Value, ir.Value] = {}
     changed = True
     while changed:
         changed = False
@@ -765,10 +788,14 @@ def _remove_trivial_phis(fn: ir.Function) -> None:
                 (same,) = values.values()
                 block.instrs.remove(phi)
                 fn.replace_all_uses(phi, same)
+                replaced[phi] = same
                 changed = True
+    return replaced
 
 
-def _guard_maybe_undefined(fn: ir.Function) -> None:
+def _guard_maybe_undefined(
+    fn: ir.Function, copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]]
+) -> None:
     """Give each phi that may carry an undefined variable a companion boolean phi, and check it
     before every use: reading the variable on such a path raises UnboundLocalError, as in
     Python."""
@@ -791,14 +818,25 @@ def _guard_maybe_undefined(fn: ir.Function) -> None:
             flag.incoming[pred] = ir.Const(v is not UNDEFINED) if v not in maybe else maybe[v]  # type: ignore[index]
         block = next(b for b in fn.blocks if phi in b.instrs)
         block.instrs.insert(0, flag)
+    after: dict[tuple[ir.Block, ir.Instr | None], list[ir.Instr]] = {}
+    for block, anchor, value, loc in copies:
+        if value in maybe:
+            check = _bound_check(fn, value, maybe[value], loc)  # type: ignore[index]
+            after.setdefault((block, anchor), []).append(check)
     for block in fn.blocks:
         new_instrs: list[ir.Instr] = []
+        pending = after.get((block, None), [])  # copies read before any instruction
         for instr in block.instrs:
             if not isinstance(instr, ir.Phi):
+                new_instrs.extend(pending)
+                pending = []
                 for op in instr.operands():
                     if op in maybe:
                         new_instrs.append(_bound_check(fn, op, maybe[op], instr.loc))  # type: ignore[index]
             new_instrs.append(instr)
+            if not isinstance(instr, ir.Phi):
+                new_instrs.extend(after.get((block, instr), []))
+        new_instrs.extend(pending)
         if block.terminator is not None:
             for op in block.terminator.operands():
                 if op in maybe:

@@ -392,3 +392,19 @@ def test_item24_bools_mix_with_arrays(opt: int, x: float, dtype: str) -> None:
 @given(x=st.integers(-100, 100) | st.floats(-100, 100))
 def test_item24_bool_as_number(opt: int, x: float) -> None:
     assert_same(mod_true, x, opt=opt)
+
+
+# --- found by the random programs: a copy of an unassigned variable raises -----------------
+
+
+def copy_of_loop_variable(n):  # noqa: ANN001, ANN201
+    for i1 in range(n):
+        i2 = i1  # noqa: F841
+    i3 = i1  # noqa: F841 - UnboundLocalError when the loop ran zero times
+    return 1.0
+
+
+@OPTS
+@given(n=st.integers(-2, 3))
+def test_copy_of_a_possibly_unassigned_variable_raises(opt: int, n: int) -> None:
+    assert_same(copy_of_loop_variable, n, opt=opt)
