@@ -6,7 +6,9 @@ returns the argument tuple for a problem of size `n` (what `n` means is in its d
 builders use a fixed seed, so every implementation of a kernel sees the same data.
 
 Where an int parameter sets the amount of work or memory (`fib(n)`, `sieve(n)`, iteration
-counts), `@jitcheck` bounds it: an arbitrary int64 would never finish.
+counts), `@jitcheck` bounds it: an arbitrary int64 would never finish. Where arrays are used
+together, `@jitcheck(shapes=...)` couples their shapes: independently drawn shapes make the
+Python reference raise on most examples, and comparing two identical errors proves little.
 
 Kernels that write into an argument (`gelu_loop`, `mandelbrot`, `nbody_step`, `logreg_step`)
 do so on purpose: writing into a caller's array is how NumPy users avoid allocation.
@@ -138,6 +140,7 @@ def sum_loop_inputs(n: int) -> tuple[np.ndarray]:
     return (_rng(n).random(n),)
 
 
+@jitcheck(shapes="a:(n,) b:(n,)")
 @jit
 def dot_loop(a: Vector, b: Vector) -> float:
     """The dot product of `a` and `b` by an index loop."""
@@ -169,6 +172,7 @@ def prefix_sum_inputs(n: int) -> tuple[np.ndarray]:
     return (_rng(n).random(n),)
 
 
+@jitcheck(shapes="x:(n,) out:(n,)")
 @jit
 def gelu_loop(x: Vector, out: Vector) -> None:
     """GELU (tanh approximation) of each element of `x`, written into `out`."""
@@ -201,6 +205,7 @@ def mandelbrot_inputs(n: int) -> tuple[np.ndarray, float, float, float, float, i
     return (np.zeros((n, n), dtype=np.int64), -2.0, 1.0, -1.5, 1.5, 100)
 
 
+@jitcheck(shapes="pos:(n,3) vel:(n,3) mass:(n,)")
 @jit
 def nbody_step(pos: Matrix, vel: Matrix, mass: Vector, dt: float) -> None:
     """One step of n gravitating bodies (G = 1, softened): kick every velocity, then drift."""
@@ -256,6 +261,7 @@ def pairwise_distances_inputs(n: int) -> tuple[np.ndarray]:
     return (_rng(n).random((n, 3)),)
 
 
+@jitcheck(shapes="A:(n,m) B:(m,p)")
 @jit
 def matmul(A: Matrix, B: Matrix) -> Matrix:
     """The matrix product by the textbook i-j-k loops (no blocking, no BLAS)."""
@@ -314,6 +320,7 @@ def gelu_inputs(n: int) -> tuple[np.ndarray]:
     return (_rng(n).standard_normal(n),)
 
 
+@jitcheck(shapes="a:(n,) b:(n,) c:(n,)")
 @jit
 def fused(a: Vector, b: Vector, c: Vector) -> Vector:
     """`0.5*a + 0.5*b*c`: NumPy makes three temporaries, a fused loop makes none."""
@@ -326,9 +333,11 @@ def fused_inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (rng.random(n), rng.random(n), rng.random(n))
 
 
-# np.dot sums in an order of its own (BLAS blocks and vectorizes). Timing needs inputs of
-# matching shapes, which independent random arrays are not: build them.
-@jitcheck(rtol=1e-9, bench_args=lambda: logreg_step_inputs(200_000))
+# np.dot sums in an order of its own (BLAS blocks and vectorizes). Timing takes the real
+# problem's shape (many samples, 10 features), which the coupled shapes would not give.
+@jitcheck(
+    rtol=1e-9, shapes="X:(n,d) Y:(n,) w:(d,)", bench_args=lambda: logreg_step_inputs(200_000)
+)
 @jit
 def logreg_step(X: Matrix, Y: Vector, w: Vector) -> Vector:
     """One gradient step of logistic regression, updating the weights `w` in place."""

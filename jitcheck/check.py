@@ -14,15 +14,17 @@ import numpy as np
 from hypothesis import settings as hypothesis_settings
 
 from jitcheck.bench import BenchOptions
-from jitcheck.compare import DEFAULT_ULPS, Tolerance, show
+from jitcheck.compare import DEFAULT_ULPS, Outcome, Tolerance, show, unchecked_exempt
 from jitcheck.decorator import CheckConfig
-from jitcheck.diff import DiffSpec, DiffStats, run_differential
+from jitcheck.diff import DiffSpec, DiffStats, Mismatch, mismatch_message, run_differential
 from jitcheck.execute import LocalExecutor
 from jitcheck.isolate import IsolatedExecutor
+from jitcheck.judge import judge
 from jitcheck.modes import Mode, resolve_modes
 from jitcheck.results import FunctionResult
 from jitcheck.settings import RunSettings
 from jitcheck.strategies import InputPlan, Underivable, derive_plan, timing_input
+from jitcheck.values import describe_call
 from jitcore import ExecutionMode
 
 NO_TIMEOUT = 24 * 3600.0  # what "no timeout" means for an isolated call: a day
@@ -30,7 +32,7 @@ NO_TIMEOUT = 24 * 3600.0  # what "no timeout" means for an isolated call: a day
 
 def input_plan(target: Any, config: CheckConfig) -> InputPlan:
     """How to generate `target`'s arguments; Underivable (with how to fix it) if unknown."""
-    return derive_plan(target, config.strategies, config.ndim)
+    return derive_plan(target, config.strategies, config.ndim, config.shapes)
 
 
 def check_function(
@@ -59,6 +61,7 @@ def check_function(
         max_examples=config.max_examples or run.max_examples or hypothesis_settings().max_examples,
         timeout=run.timeout or None,
         may_skip=target.options.mode is not ExecutionMode.COMPILED,
+        min_returned=run.min_returned if config.min_returned is None else config.min_returned,
     )
     executor = _executor(target, binding, modes, run)
     stats = DiffStats()
@@ -66,7 +69,9 @@ def check_function(
         run_differential(spec, executor, stats)
         if run.bench:
             options = BenchOptions.from_config(pytest_config)
-            _time(executor, target, plan, config, binding, result, options)
+            outcomes, args = _time(executor, target, plan, config, binding, result, options)
+            example = describe_call(binding, plan.positional, args)
+            _check_timing_results(spec, outcomes, f"the timing input {example}")
     finally:
         result.diff = stats.as_dict()
         result.compile = result.compile or executor.compile_stats()
@@ -87,24 +92,45 @@ def _time(
     binding: str,
     result: FunctionResult,
     options: BenchOptions,
-) -> None:
-    """Time every mode on the timing input and record speedups and compile statistics."""
+) -> tuple[dict[str, Outcome], tuple[Any, ...]]:
+    """Time every mode on the timing input and record speedups and compile statistics;
+    return the first call's outcome of Python and of each mode (keyed `python` and label),
+    and the timing input."""
     try:
         args = _timing_args(plan, config)
     except Underivable as exc:
         result.bench_error = f"no timing input: {exc}; give @jitcheck(bench_args=...)"
-        return
+        return {}, ()
     names = tuple(inspect.signature(target.py_func).parameters)
     result.bench_input = summarize_call(binding, names, args)
     timed = executor.bench(args, options, result.nodeid)
     if "error" in timed:
         result.bench_error = timed["error"]
-        return
+        return {}, args
     result.timing = timed["timing"]
     result.compile = timed["compile"]
     result.speedup = timed["speedup"]
     if timed["errors"]:
         result.bench_error = "; ".join(f"{m}: {e}" for m, e in timed["errors"].items())
+    return dict(timed["outcomes"]), args
+
+
+def _check_timing_results(spec: DiffSpec, outcomes: dict[str, Outcome], example: str) -> None:
+    """The timing input's results, already computed, judged like an example: a mode that
+    disagrees with Python there fails the check (Hypothesis never drew this input)."""
+    python = outcomes.get("python")
+    if python is None:
+        return
+    found = []
+    for mode in spec.modes:
+        compiled = outcomes.get(mode.label)
+        if compiled is None or (not mode.boundscheck and unchecked_exempt(python)):
+            continue
+        verdict = judge(mode, (), python, compiled, spec.tolerance, spec.plan.positional)
+        if verdict.difference is not None:
+            found.append((mode, compiled, verdict.difference))
+    if found:
+        raise Mismatch(mismatch_message(spec, example, python, found))
 
 
 def _timing_args(plan: InputPlan, config: CheckConfig) -> tuple[Any, ...]:

@@ -10,6 +10,8 @@ dispatcher; above, it sets the config on the dispatcher itself.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -29,6 +31,8 @@ SETTINGS = (
     "xfail",
     "ndim",
     "strategies",
+    "shapes",
+    "min_returned",
 )
 
 
@@ -46,6 +50,8 @@ class CheckConfig:
     skip: str | None = None
     xfail: str | None = None
     ndim: Mapping[str, int] = field(default_factory=dict)
+    shapes: ShapeSpec | None = None
+    min_returned: float | None = None  # share of examples Python must return normally on
 
     def merged_over(self, base: CheckConfig) -> CheckConfig:
         """This config, with every unset field taken from `base` (strategies and ndim merge)."""
@@ -70,6 +76,10 @@ def config_from_kwargs(kwargs: Mapping[str, Any]) -> CheckConfig:
     modes = settings.pop("modes", ())
     if isinstance(modes, str):
         modes = tuple(m.strip() for m in modes.split(",") if m.strip())
+    if settings.get("shapes") is not None:
+        settings["shapes"] = ShapeSpec.parse(settings["shapes"])
+    if settings.get("min_returned") is not None:
+        settings["min_returned"] = check_share("min_returned", settings["min_returned"])
     for flag in ("skip", "xfail"):
         value = settings.get(flag)
         if value is True:
@@ -77,6 +87,79 @@ def config_from_kwargs(kwargs: Mapping[str, Any]) -> CheckConfig:
         elif value is False:
             settings[flag] = None
     return CheckConfig(strategies=strategies, modes=tuple(modes), **settings)
+
+
+_SHAPE_ITEM = re.compile(r"\s*([A-Za-z_]\w*)\s*:\s*\(([^()]*)\)\s*")
+
+
+@dataclass(frozen=True)
+class ShapeSpec:
+    """`@jitcheck(shapes="X:(n,d) w:(d,) Y:(n,)")`: each array parameter's shape as named
+    dimensions (shared by name) and literal sizes. Each example draws every named dimension
+    once, so parameters used together get compatible shapes."""
+
+    dims: Mapping[str, tuple[str | int, ...]]  # parameter -> its dimensions
+
+    @classmethod
+    def parse(cls, spec: str | Mapping[str, Any]) -> ShapeSpec:
+        """From `"X:(n,d) w:(d,)"` or `{"X": ("n", "d"), "w": ("d",)}`; ValueError if malformed."""
+        if not isinstance(spec, str):
+            return cls({name: tuple(_dim(d) for d in dims) for name, dims in spec.items()})
+        dims: dict[str, tuple[str | int, ...]] = {}
+        position = 0
+        for match in _SHAPE_ITEM.finditer(spec):
+            if match.start() != position:
+                break
+            name, inner = match.groups()
+            items = [d.strip() for d in inner.split(",")]
+            if items and items[-1] == "":
+                items.pop()  # "(d,)": the tuple's trailing comma
+            dims[name] = tuple(_dim(d) for d in items)
+            position = match.end()
+        if position != len(spec) or not dims:
+            raise ValueError(
+                f'shapes={spec!r} is not a list of `name:(dim, ...)`, e.g. "X:(n,d) w:(d,)"'
+            )
+        return cls(dims)
+
+    def bounds(self, budget: int) -> dict[str, int]:
+        """The largest size of each named dimension that keeps every array within `budget`
+        elements when all its dimensions are at their largest."""
+        bounds: dict[str, int] = {}
+        for dims in self.dims.values():
+            fixed = math.prod(d for d in dims if isinstance(d, int))
+            named = [d for d in dims if isinstance(d, str)]
+            if not named:
+                continue
+            side = max(1, math.floor((budget / max(fixed, 1)) ** (1 / len(named)) + 1e-9))
+            for d in named:
+                bounds[d] = min(bounds.get(d, side), side)
+        return bounds
+
+    def __str__(self) -> str:
+        return " ".join(
+            f"{name}:({','.join(map(str, dims))}{',' * (len(dims) == 1)})"
+            for name, dims in self.dims.items()
+        )
+
+
+def _dim(text: Any) -> str | int:
+    if isinstance(text, int) and not isinstance(text, bool) and text >= 0:
+        return text
+    if isinstance(text, str) and text.strip().isdigit():
+        return int(text)
+    if isinstance(text, str) and text.strip().isidentifier():
+        return text.strip()
+    raise ValueError(f"a dimension is a name or a size >= 0, not {text!r}")
+
+
+def check_share(name: str, value: Any) -> float:
+    """A share of examples, 0 to 1 (`0.8`) or a percentage string (`"80%"`)."""
+    text = str(value).strip()
+    share = float(text.removesuffix("%")) / 100 if text.endswith("%") else float(text)
+    if not 0.0 <= share <= 1.0 or math.isnan(share):
+        raise ValueError(f"{name} is a share of examples, 0 to 1 or 0% to 100%, not {value!r}")
+    return share
 
 
 def jitcheck(func: Any = None, /, **kwargs: Any) -> Any:
@@ -93,7 +176,10 @@ def jitcheck(func: Any = None, /, **kwargs: Any) -> Any:
     `modes` (compiled modes besides the function's own: "O0".."O3", "fastmath",
     "noboundscheck", or combinations such as "O0+fastmath"), `ulps`/`rtol`/`atol` (float
     tolerance), `max_examples`, `bench_args` (a callable returning the argument tuple to time),
-    `skip`/`xfail` (a reason string), `ndim` (`{name: ndim}` for `NDArray[...]` annotations).
+    `skip`/`xfail` (a reason string), `ndim` (`{name: ndim}` for `NDArray[...]` annotations),
+    `shapes` (coupled array shapes, `"X:(n,d) w:(d,) Y:(n,)"`: named dimensions are drawn once
+    per example), `min_returned` (the share of examples on which Python must return normally,
+    0 to 1; default `--jit-diff-min-returned`).
     """
     config = config_from_kwargs(kwargs)
 

@@ -33,25 +33,29 @@ from jitcheck.compare import (
     Difference,
     Outcome,
     Tolerance,
-    compare_outcomes,
-    fastmath_exempt,
-    out_of_domain_error,
     out_of_domain_result,
     unchecked_exempt,
 )
 from jitcheck.execute import CompileFailure
 from jitcheck.isolate import ChildDied
+from jitcheck.judge import judge
 from jitcheck.modes import Mode
-from jitcheck.strategies import InputPlan
+from jitcheck.strategies import InputPlan, example_strategy
 from jitcheck.values import describe_call, fresh_copy
 
-_ALTERNATIVE = "arguments"  # the keyword of the drawn dict when signatures are alternatives
+_ALTERNATIVE = "arguments"  # the keyword of the drawn dict (alternatives, coupled shapes)
 
 
 class Mismatch(AssertionError):
     """A compiled mode disagreed with Python on an example."""
 
     jitcheck_report = True  # the item shows the message, not a traceback
+
+
+class VacuousCheck(AssertionError):
+    """Python raised on too many examples: comparing two identical exceptions proves little."""
+
+    jitcheck_report = True
 
 
 class CompileFailed(AssertionError):
@@ -82,6 +86,7 @@ class DiffSpec:
     max_examples: int
     timeout: float | None
     may_skip: bool  # the function's own mode falls back to Python, so no compile: skip
+    min_returned: float = 0.0  # share of compared examples Python must return normally on
 
 
 @dataclass
@@ -93,14 +98,43 @@ class DiffStats:
     rejected: Counter[str] = field(default_factory=Counter)
     not_compared: Counter[str] = field(default_factory=Counter)  # mode -> examples skipped
     failures: list[dict[str, str]] = field(default_factory=list)  # of the last failing example
+    # per `python` and compiled mode: examples that returned normally, and raised by type
+    returned: Counter[str] = field(default_factory=Counter)
+    raised: dict[str, Counter[str]] = field(default_factory=dict)
+    first_error: dict[str, str] = field(default_factory=dict)  # python's, one per type
+    min_returned: float = 0.0
+
+    def count(self, who: str, outcome: Outcome) -> None:
+        """Count one compared example's outcome for `python` or a mode."""
+        self.raised.setdefault(who, Counter())
+        if outcome.error_type is None:
+            self.returned[who] += 1
+            return
+        name = outcome.error_type.__name__
+        self.raised[who][name] += 1
+        if who == "python":
+            self.first_error.setdefault(name, outcome.error_text)
+
+    @property
+    def returned_share(self) -> float | None:
+        """The share of compared examples on which Python returned normally."""
+        total = self.returned["python"] + sum(self.raised.get("python", Counter()).values())
+        return self.returned["python"] / total if total else None
 
     def as_dict(self) -> dict[str, Any]:
+        share = self.returned_share
         return {
             "examples": self.examples,
             "rejected": sum(self.rejected.values()),
             "rejected_by_reason": dict(self.rejected),
             "not_compared": dict(self.not_compared),
             "failures": list(self.failures),
+            "outcomes": {
+                who: {"returned": self.returned[who], "raised": dict(self.raised[who])}
+                for who in self.raised
+            },
+            "returned_share": None if share is None else round(share, 4),
+            "min_returned": self.min_returned,
         }
 
 
@@ -108,10 +142,11 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     """Run the check, counting into `stats`; raises Mismatch, CompileFailed or StopCheck, or
     pytest's skip (a compile failure in a function that falls back to Python)."""
 
-    alternatives = len(spec.plan.alternatives) > 1
+    joint = spec.plan.joint
+    stats.min_returned = spec.min_returned
 
     def check(**drawn: Any) -> None:
-        values = drawn[_ALTERNATIVE] if alternatives else drawn
+        values = drawn[_ALTERNATIVE] if joint else drawn
         _check_example(spec, executor, stats, spec.plan.call_args(values))
 
     check.__name__ = check.__qualname__ = spec.name
@@ -138,14 +173,18 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
         test()
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
+    share = stats.returned_share
+    if share is not None and share < spec.min_returned:
+        raise VacuousCheck(_vacuous_message(spec, stats, share))
 
 
 def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
     """One keyword per parameter (so a falsifying example reads `f(x=..., n=...)`), or one
-    dict of them when several signatures are alternatives."""
-    if len(plan.alternatives) == 1:
+    dict of them when several signatures are alternatives or shapes are coupled."""
+    if not plan.joint:
         return dict(plan.alternatives[0])
-    return {_ALTERNATIVE: st.one_of(*(st.fixed_dictionaries(a) for a in plan.alternatives))}
+    whole = [example_strategy(plan, i) for i in range(len(plan.alternatives))]
+    return {_ALTERNATIVE: st.one_of(*whole)}
 
 
 def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
@@ -154,27 +193,30 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
     reason = None if python.raised else out_of_domain_result(python.value)
     _reject_if(reason, stats)
     found: list[tuple[Mode, Outcome, Difference]] = []
+    compared: list[tuple[str, Outcome]] = [("python", python)]
     for mode in spec.modes:
         if not mode.boundscheck and unchecked_exempt(python):
             stats.not_compared[mode.label] += 1
             continue
         compiled = _compiled(spec, executor, mode, args, example)
-        _reject_if(out_of_domain_error(python, compiled), stats)
-        if mode.fastmath and fastmath_exempt(args, python, compiled):
+        verdict = judge(mode, args, python, compiled, spec.tolerance, spec.plan.positional)
+        _reject_if(verdict.rejected, stats)
+        if verdict.not_compared:
             stats.not_compared[mode.label] += 1
             continue
-        tol = spec.tolerance.for_fastmath() if mode.fastmath else spec.tolerance
-        diff = compare_outcomes(python, compiled, tol, spec.plan.positional)
-        if diff is not None:
-            found.append((mode, compiled, diff))
+        compared.append((mode.label, compiled))
+        if verdict.difference is not None:
+            found.append((mode, compiled, verdict.difference))
     if found:
         stats.failures = [
             {"mode": m.label, "example": example, "python": python.describe(),
              "compiled": c.describe(), "difference": str(d)}
             for m, c, d in found
         ]  # fmt: skip
-        raise Mismatch(_mismatch_message(spec, example, python, found))
+        raise Mismatch(mismatch_message(spec, example, python, found))
     stats.examples += 1
+    for who, outcome in compared:
+        stats.count(who, outcome)
 
 
 def _reject_if(reason: str | None, stats: DiffStats) -> None:
@@ -250,7 +292,7 @@ def _compile_failure(spec: DiffSpec, mode: Mode, exc: CompileFailure, example: s
     )
 
 
-def _mismatch_message(
+def mismatch_message(
     spec: DiffSpec, example: str, python: Outcome, found: list[tuple[Mode, Outcome, Difference]]
 ) -> str:
     """The example, Python's outcome, each mode's, and the first difference; modes that
@@ -269,6 +311,25 @@ def _mismatch_message(
         if not difference.startswith("outcome:"):  # the outcome lines above say it all
             prefix = f" ({', '.join(labels)})" if len(groups) > 1 else ""
             lines.append(f"  first difference{prefix}: {difference}")
+    return "\n".join(lines)
+
+
+def _vacuous_message(spec: DiffSpec, stats: DiffStats, share: float) -> str:
+    """Why the check proved little, the commonest errors, and how to fix the inputs."""
+    raised = stats.raised.get("python", Counter())
+    total = stats.returned["python"] + sum(raised.values())
+    lines = [
+        f"`{spec.name}` returned normally in Python on only {stats.returned['python']} of "
+        f"{total} examples ({share:.0%}, at least {spec.min_returned:.0%} required): the rest "
+        "raised, and two identical exceptions prove little"
+    ]
+    for name, count in raised.most_common(3):
+        lines.append(f"  {count} raised {name}: {stats.first_error.get(name, '')[:160]}")
+    lines.append(
+        "  give inputs the function accepts: coupled array shapes, e.g. "
+        '@jitcheck(shapes="X:(n,d) w:(d,)"), or narrower strategies; if raising is the '
+        "point, lower the bar with @jitcheck(min_returned=0.2) or --jit-diff-min-returned"
+    )
     return "\n".join(lines)
 
 

@@ -179,7 +179,9 @@ class LocalExecutor:
         prefixes the benchmarks' names (`<name>[python]`, `<name>[O3]`).
 
         Each mode is timed on a new dispatcher, so its compile statistics are those of the
-        timed signature, and whether the cache served it is that run's truth.
+        timed signature, and whether the cache served it is that run's truth. The first call
+        of Python and of each mode is returned too (`outcomes`): the caller compares them, so
+        the timing input is checked like any example.
         """
         python = invoke(self.plain, fresh_copy(args))
         if python.raised:
@@ -188,9 +190,11 @@ class LocalExecutor:
         timing = {"python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options)}
         compile_stats: dict[str, Any] = {}
         errors: dict[str, str] = {}
+        outcomes = {"python": python}
         for label, d in self.dispatchers.items():
             fresh = d.with_options()
             first = invoke(fresh, fresh_copy(args))
+            outcomes[label] = first
             if first.raised:
                 errors[label] = first.describe()
                 continue
@@ -199,7 +203,13 @@ class LocalExecutor:
         speedups = {
             label: speedup(timing["python"], t) for label, t in timing.items() if label != "python"
         }
-        return {"timing": timing, "compile": compile_stats, "speedup": speedups, "errors": errors}
+        return {
+            "timing": timing,
+            "compile": compile_stats,
+            "speedup": speedups,
+            "errors": errors,
+            "outcomes": outcomes,
+        }
 
     def close(self) -> None:
         """Nothing to release in-process (the isolation executor stops its child here)."""

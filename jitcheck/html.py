@@ -20,6 +20,7 @@ from jitcheck.report import (
     grouped_failures,
     mode_columns,
     python_time,
+    returned_raised,
 )
 
 PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f")
@@ -197,7 +198,7 @@ def _svg(height: float, parts: list[str], title: str) -> str:
 
 def _results_table(functions: list[dict[str, Any]], modes: list[str]) -> str:
     timed = any(fn.get("timing") for fn in functions)
-    head = ["function", "outcome", "inputs", "examples", "rejected"]
+    head = ["function", "outcome", "inputs", "examples", "returned", "raised", "rejected"]
     head += (["python", *(f"{m} speedup" for m in modes)] if timed else []) + ["note"]
     rows = []
     for fn in functions:
@@ -207,6 +208,8 @@ def _results_table(functions: list[dict[str, Any]], modes: list[str]) -> str:
             _cell(fn["outcome"], cls=f"outcome {fn['outcome']}"),
             _cell(fn.get("inputs", "")),
             _num(diff.get("examples"), str(diff.get("examples", "–"))),
+            _num(returned_raised(fn)[2], returned_raised(fn)[0]),
+            _num(None, returned_raised(fn)[1]),
             _num(diff.get("rejected"), str(diff.get("rejected", "–"))),
         ]
         if timed:

@@ -187,17 +187,26 @@ def _serve(executor: LocalExecutor, request: tuple[Any, ...]) -> tuple[Any, ...]
         except CompileFailure as exc:
             return ("compile_failure", exc.error, exc.text, exc.internal)
         outcome.args_after = pack(outcome.args_after)
-        try:
-            pickle.dumps(outcome.error_type)
-        except Exception:  # noqa: BLE001 - a local exception class cannot cross; say so
-            name = outcome.error_type.__name__ if outcome.error_type else "?"
-            outcome.error_type, outcome.error_text = RuntimeError, f"{name}: {outcome.error_text}"
-        return ("ok", outcome)
+        return ("ok", _portable(outcome))
     if kind == "compile_stats":
         return ("ok", executor.compile_stats())
     if kind == "bench":
-        return ("ok", executor.bench(unpack(request[1]), request[2], request[3]))
+        timed = executor.bench(unpack(request[1]), request[2], request[3])
+        for outcome in timed.get("outcomes", {}).values():
+            _portable(outcome)
+        return ("ok", timed)
     raise ValueError(f"unknown request {kind!r}")
+
+
+def _portable(outcome: Outcome) -> Outcome:
+    """`outcome`, with an exception type that cannot be pickled replaced by a RuntimeError
+    that names it (a local exception class cannot cross)."""
+    try:
+        pickle.dumps(outcome.error_type)
+    except Exception:  # noqa: BLE001 - any failure to pickle means it cannot cross
+        name = outcome.error_type.__name__ if outcome.error_type else "?"
+        outcome.error_type, outcome.error_text = RuntimeError, f"{name}: {outcome.error_text}"
+    return outcome
 
 
 def main(argv: list[str]) -> int:

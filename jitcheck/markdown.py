@@ -13,6 +13,7 @@ from jitcheck.report import (
     grouped_failures,
     mode_columns,
     python_time,
+    returned_raised,
 )
 
 
@@ -44,7 +45,7 @@ _ICONS = {"passed": "✅", "failed": "❌", "error": "💥", "skipped": "⏭️"
 def _markdown_results(functions: list[dict[str, Any]]) -> list[str]:
     modes = mode_columns(functions)
     timed = any(fn.get("timing") for fn in functions)
-    head = ["function", "outcome", "examples", "rejected"] + (
+    head = ["function", "outcome", "examples", "returned", "raised", "rejected"] + (
         ["python", *(f"{m} speedup" for m in modes)] if timed else []
     )
     lines = [
@@ -57,6 +58,7 @@ def _markdown_results(functions: list[dict[str, Any]]) -> list[str]:
             f"`{fn['name']}`",
             f"{_ICONS.get(fn['outcome'], '')} {fn['outcome']}",
             str(diff.get("examples", "–")),
+            *returned_raised(fn)[:2],
             str(diff.get("rejected", "–")),
         ]
         if timed:

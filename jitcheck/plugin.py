@@ -16,10 +16,12 @@ from typing import Any
 
 import pytest
 
+from jitcheck.decorator import check_share
 from jitcheck.modes import parse_mode, split_modes
 from jitcheck.results import empty_result, first_line
 from jitcheck.settings import (
     DEFAULT_MAX_REGRESSION,
+    DEFAULT_MIN_RETURNED,
     DEFAULT_TIMEOUT,
     JIT_DIFF_KEY,
     RunSettings,
@@ -46,6 +48,10 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("--jit-diff-isolate", "jit_diff_isolate", "flag", None,
      "run compiled code in a child process per function, so a crash or hang fails that "
      "function with the mode and example, and the session goes on"),
+    ("--jit-diff-min-returned", "jit_diff_min_returned", "value", "SHARE",
+     f"fail a function when Python returned normally (did not raise) on fewer than this share "
+     f"of its examples, 0 to 1 or a percentage; @jitcheck(min_returned=...) overrides it "
+     f"(default {DEFAULT_MIN_RETURNED:g})"),
     ("--jit-diff-timeout", "jit_diff_timeout", "float", "SECONDS",
      f"limit per call of the Python reference (and of isolated compiled code); 0 for none "
      f"(default {DEFAULT_TIMEOUT:g})"),
@@ -106,6 +112,15 @@ def _run_settings(config: pytest.Config) -> RunSettings:
     except ValueError as exc:
         raise pytest.UsageError(f"--jit-diff-max-regression: {exc}") from None
     timeout = values["jit_diff_timeout"]
+    min_returned = values["jit_diff_min_returned"]
+    try:
+        min_returned = (
+            DEFAULT_MIN_RETURNED
+            if min_returned is None
+            else check_share("--jit-diff-min-returned", min_returned)
+        )
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     return RunSettings(
         enabled=bool(values["jit_diff"]) or bool(config.getoption("jit_diff_module")),
         modules=modules,
@@ -119,6 +134,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         report_html=values["jit_diff_report_html"],
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
+        min_returned=min_returned,
     )
 
 

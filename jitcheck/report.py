@@ -26,7 +26,7 @@ from jitcheck.bench import SPEEDUP_STAT
 from jitcheck.settings import RunSettings
 
 SCHEMA_ID = "jitcheck-report"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 STAGES = ("parse", "ssa", "typeinfer", "optimize", "lower", "codegen", "llvm-opt", "machine-code")
 OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error")
 
@@ -46,6 +46,7 @@ def build_report(records: Iterable[dict[str, Any]], run: RunSettings) -> dict[st
             "bench": run.bench,
             "isolate": run.isolate,
             "speedup_statistic": SPEEDUP_STAT,
+            "min_returned": run.min_returned,
         },
         "summary": {"functions": len(functions), **{k: outcomes.get(k, 0) for k in OUTCOMES}},
         "functions": functions,
@@ -101,6 +102,19 @@ def mode_columns(functions: list[dict[str, Any]]) -> list[str]:
     for fn in functions:
         labels.update(dict.fromkeys(fn.get("modes", [])))
     return list(labels)
+
+
+def returned_raised(fn: dict[str, Any]) -> tuple[str, str, float | None]:
+    """Examples on which Python returned normally (with the share, `58 (97%)`) and raised,
+    as cells, and the share; dashes when the check never compared an example."""
+    diff = fn.get("diff") or {}
+    python = (diff.get("outcomes") or {}).get("python")
+    if not python:
+        return "–", "–", None
+    returned, raised = python["returned"], sum(python["raised"].values())
+    share = diff.get("returned_share")
+    text = f"{returned} ({share:.0%})" if share is not None else str(returned)
+    return text, str(raised), share
 
 
 def python_time(fn: dict[str, Any]) -> float | None:

@@ -13,6 +13,7 @@ import pytest
 
 DEFAULT_TIMEOUT = 60.0  # seconds per call: Python reference, and isolated compiled calls
 DEFAULT_MAX_REGRESSION = 0.10
+DEFAULT_MIN_RETURNED = 0.5  # share of examples on which Python must return normally
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class RunSettings:
     report_html: str | None = None
     baseline: str | None = None
     max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
+    min_returned: float = DEFAULT_MIN_RETURNED
 
 
 def parse_fraction(text: str) -> float:

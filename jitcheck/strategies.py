@@ -34,6 +34,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from jitcheck.decorator import ShapeSpec
 from jitcore import ArraySpec
 from jitcore.argtypes import parse_signature
 from jitcore.ir import types as T
@@ -78,6 +79,13 @@ class InputPlan:
     alternatives: tuple[Mapping[str, st.SearchStrategy[Any]], ...]
     types: tuple[Mapping[str, T.Type], ...]
     source: str
+    shapes: ShapeSpec | None = None  # coupled array shapes: alternatives draw whole dicts
+
+    @property
+    def joint(self) -> bool:
+        """Whether an example is drawn as one dict (several signatures, or coupled shapes)
+        rather than one keyword per parameter."""
+        return len(self.alternatives) > 1 or self.shapes is not None
 
     def call_args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """The positional arguments for one example's values (defaults fill the gaps)."""
@@ -162,6 +170,58 @@ def _arrays_of(
     )
 
 
+# --- coupled shapes ------------------------------------------------------------------------
+
+
+def coupled(
+    shapes: ShapeSpec,
+    types: Mapping[str, T.Type],
+    others: Mapping[str, st.SearchStrategy[Any]],
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Whole examples: the named dimensions drawn once, then each array of `shapes` with its
+    dimensions (dtype and layout from `types`), and every other parameter from `others`."""
+    bounds = shapes.bounds(ARRAY_BUDGET)
+    sizes = st.fixed_dictionaries({d: st.integers(0, b) for d, b in sorted(bounds.items())})
+
+    def arrays_for(drawn: dict[str, int]) -> st.SearchStrategy[dict[str, Any]]:
+        parts = dict(others)
+        for name, dims in shapes.dims.items():
+            t = types[name]
+            assert isinstance(t, T.Array)
+            shape = tuple(drawn[d] if isinstance(d, str) else d for d in dims)
+            parts[name] = _laid_out(t, shape)
+        return st.fixed_dictionaries(parts)
+
+    return sizes.flatmap(arrays_for)
+
+
+def _laid_out(t: T.Array, shape: tuple[int, ...]) -> st.SearchStrategy[np.ndarray]:
+    """Arrays of type `t` and exactly `shape`, in each layout `t` allows."""
+    kinds = {"C": ("C",), "F": ("F",), "A": ("C", "F", "strided")}[t.layout]
+    dt = np.dtype(t.dtype.dtype)
+    elems = elements_of(dt)
+    return st.sampled_from(kinds).flatmap(lambda kind: _arrays_of(dt, shape, kind, elems))
+
+
+def _check_shapes(
+    func: Callable[..., Any], shapes: ShapeSpec, types: Mapping[str, T.Type]
+) -> None:
+    """Every parameter of `shapes` is an array of as many dimensions as it is given."""
+    for name, dims in shapes.dims.items():
+        t = types.get(name)
+        if t is None:
+            raise Underivable(
+                f"@jitcheck(shapes=...) names `{name}`, which `{func.__name__}` has no type "
+                "for (annotate it as an array, or drop it from shapes)"
+            )
+        if not isinstance(t, T.Array):
+            raise Underivable(f"@jitcheck(shapes=...) gives a shape to `{name}`, of type {t}")
+        if t.ndim != len(dims):
+            raise Underivable(
+                f"@jitcheck(shapes=...) gives `{name}` {len(dims)} dimension(s), but it is {t}"
+            )
+
+
 # --- types from annotations and signatures -------------------------------------------------
 
 
@@ -212,6 +272,7 @@ def derive_plan(
     dispatcher: Any,
     strategies: Mapping[str, st.SearchStrategy[Any]],
     ndim: Mapping[str, int],
+    shapes: ShapeSpec | None = None,
 ) -> InputPlan:
     """How to generate arguments for `dispatcher`; Underivable says why it cannot."""
     func = dispatcher.py_func
@@ -221,6 +282,11 @@ def derive_plan(
         raise Underivable(
             f"@jitcheck gives strategies for {_names(unknown)}, but {func.__name__} has no "
             f"such parameter (it has {_names(p.name for p in params)})"
+        )
+    both = set(strategies) & set(shapes.dims if shapes else ())
+    if both:
+        raise Underivable(
+            f"@jitcheck gives both a strategy and a shape for {_names(both)}: give one"
         )
     required = [p.name for p in params if p.default is inspect.Parameter.empty]
     rest = [p.name for p in params if p.name not in strategies]
@@ -241,6 +307,9 @@ def derive_plan(
         {n: strategies[n] if n in strategies else for_type(types[n]) for n in generated}
         for types in (typed or [{}])
     )
+    if shapes is not None:
+        for types in typed or [{}]:
+            _check_shapes(func, shapes, types)
     last = max(i for i, p in enumerate(params) if p.name in generated) if generated else -1
     return InputPlan(
         params=tuple(generated),
@@ -248,8 +317,18 @@ def derive_plan(
         defaults={p.name: p.default for p in params if p.default is not inspect.Parameter.empty},
         alternatives=alternatives,
         types=tuple({n: t for n, t in types.items() if n in generated} for types in typed),
-        source=_describe_source(strategies, source),
+        source=_describe_source(strategies, source) + (f"; shapes {shapes}" if shapes else ""),
+        shapes=shapes,
     )
+
+
+def example_strategy(plan: InputPlan, index: int) -> st.SearchStrategy[dict[str, Any]]:
+    """Whole examples (a dict of every generated parameter) of alternative `index`."""
+    strategies = plan.alternatives[index]
+    if plan.shapes is None:
+        return st.fixed_dictionaries(dict(strategies))
+    others = {n: s for n, s in strategies.items() if n not in plan.shapes.dims}
+    return coupled(plan.shapes, plan.types[index], others)
 
 
 def _parameters(func: Callable[..., Any]) -> list[inspect.Parameter]:
@@ -346,13 +425,28 @@ def timing_input(plan: InputPlan, explicit: Mapping[str, Any]) -> tuple[Any, ...
     with explicit strategies the largest of a fixed-seed sample of their strategy."""
     types = plan.types[0] if plan.types else {}
     rng = np.random.default_rng(0)
+    sizes = _timing_sizes(plan.shapes) if plan.shapes else {}
     values = {}
     for name in plan.params:
-        if name in types and name not in explicit:
+        if plan.shapes and name in plan.shapes.dims:
+            t = types[name]
+            assert isinstance(t, T.Array)
+            shape = tuple(sizes[d] if isinstance(d, str) else d for d in plan.shapes.dims[name])
+            data = _random_elements(t.dtype.dtype, shape, rng)
+            values[name] = np.asfortranarray(data) if t.layout == "F" else data
+        elif name in types and name not in explicit:
             values[name] = representative(types[name], rng)
         else:
             values[name] = _largest_draw(plan.alternatives[0][name])
     return plan.call_args(values)
+
+
+def _timing_sizes(shapes: ShapeSpec) -> dict[str, int]:
+    """Named dimensions of the timing input: all the same size, so that the array with most
+    named dimensions has about `BENCH_ELEMENTS` elements (as `representative` sizes arrays)."""
+    most = max(sum(isinstance(d, str) for d in dims) for dims in shapes.dims.values())
+    side = max(1, round(BENCH_ELEMENTS ** (1 / max(most, 1))))
+    return {d: side for dims in shapes.dims.values() for d in dims if isinstance(d, str)}
 
 
 def representative(t: T.Type, rng: np.random.Generator) -> Any:

@@ -1,7 +1,7 @@
 """The terminal summary at the end of a jit-diff session: compact, aligned tables.
 
-    function           outcome  examples  rejected   python     O3     O0  note
-    kernels.saxpy      passed         40         0  1.2 µs   14.1×   3.2×
+    function       outcome  examples  returned  raised  rejected  python     O3    O0  note
+    kernels.saxpy  passed         40  38 (95%)       2         0  1.2 µs  14.1×  3.2×
     compile ms         mode   parse   ssa  typeinfer  ...  machine-code   total  cache
 
 Numbers come from the JSON report, so the terminal and the files always agree.
@@ -19,6 +19,7 @@ from jitcheck.report import (
     format_speedup,
     mode_columns,
     python_time,
+    returned_raised,
 )
 from jitcheck.settings import SessionState
 
@@ -60,7 +61,7 @@ def results_table(functions: list[dict[str, Any]]) -> list[tuple[str, dict[str, 
     a note (why it was skipped or failed); each with its terminal markup."""
     modes = mode_columns(functions)
     timed = any(fn.get("timing") for fn in functions)
-    head = ["function", "outcome", "examples", "rejected"]
+    head = ["function", "outcome", "examples", "returned", "raised", "rejected"]
     head += ["python", *modes] if timed else []
     rows = [head + ["note"]]
     for fn in functions:
@@ -69,6 +70,7 @@ def results_table(functions: list[dict[str, Any]]) -> list[tuple[str, dict[str, 
             fn["name"],
             fn["outcome"],
             _count(diff.get("examples")),
+            *returned_raised(fn)[:2],
             _count(diff.get("rejected")),
         ]
         if timed:

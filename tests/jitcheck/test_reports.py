@@ -93,7 +93,7 @@ def test_the_schema_validator_reports_what_is_wrong() -> None:
     assert "$.functions.m.f: missing required property 'outcome'" in errors
     with pytest.raises(ValueError, match="does not implement"):
         validate({}, {"type": "object", "patternProperties": {}})
-    assert report_schema()["properties"]["schema_version"] == {"const": 1}
+    assert report_schema()["properties"]["schema_version"] == {"const": 2}
 
 
 def test_markdown_and_html_summaries_show_every_function(pytester: pytest.Pytester) -> None:
@@ -101,7 +101,8 @@ def test_markdown_and_html_summaries_show_every_function(pytester: pytest.Pytest
     markdown = (pytester.path / "summary.md").read_text()
     assert markdown.startswith("## jitcheck: 3 functions (2 passed, 1 skipped)")
     assert re.search(
-        r"\| `test_timed.loop_sum` \| ✅ passed \| 5 \| 0 \| \S+ \S+ \| [\d.]+× \| [\d.]+× \|",
+        r"\| `test_timed.loop_sum` \| ✅ passed \| 5 \| 5 \(100%\) \| 0 \| 0 \| \S+ \S+ "
+        r"\| [\d.]+× \| [\d.]+× \|",
         markdown,
     )
     assert "<summary>Compile time per stage (ms)</summary>" in markdown
@@ -115,7 +116,9 @@ def test_markdown_and_html_summaries_show_every_function(pytester: pytest.Pytest
 def test_the_terminal_summary_is_aligned() -> None:
     records: list[dict[str, Any]] = [
         {"name": "m.short", "outcome": "passed", "modes": ["O3"], "diff": {"examples": 100,
-         "rejected": 3}, "timing": {"python": {"stats": {"min": 2e-6}}}, "speedup": {"O3": 12.34},
+         "rejected": 3, "returned_share": 0.9, "outcomes": {"python": {"returned": 90,
+         "raised": {"ValueError": 10}}}}, "timing": {"python": {"stats": {"min": 2e-6}}},
+         "speedup": {"O3": 12.34},
          "compile": {"O3": {"stages": dict.fromkeys(STAGES, 0.001), "total": 0.008}}},
         {"name": "m.much_longer_name", "outcome": "skipped", "modes": ["O3"], "diff": None,
          "timing": {}, "speedup": {}, "compile": {}, "reason": "why"},
@@ -125,13 +128,16 @@ def test_the_terminal_summary_is_aligned() -> None:
         "function",
         "outcome",
         "examples",
+        "returned",
+        "raised",
         "rejected",
         "python",
         "O3",
         "note",
     ]
-    assert lines[1].split() == ["m.short", "passed", "100", "3", "2", "µs", "12.3×"]
-    assert lines[2].split() == ["m.much_longer_name", "skipped", "–", "–", "–", "–", "why"]
+    assert lines[1].split() == ["m.short", "passed", "100", "90", "(90%)", "10", "3", "2", "µs",
+                                "12.3×"]  # fmt: skip
+    assert lines[2].split() == ["m.much_longer_name", "skipped", *["–"] * 6, "why"]
     assert lines[1].index("passed") == lines[2].index("skipped") == lines[0].index("outcome")
     o3_end = lines[0].index(" O3") + 3  # numbers align right under their header
     assert lines[1][:o3_end].endswith(" 12.3×") and lines[2][:o3_end].endswith(" –")
