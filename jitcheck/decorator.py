@@ -33,6 +33,7 @@ SETTINGS = (
     "strategies",
     "shapes",
     "min_returned",
+    "max_rejected",
 )
 
 
@@ -52,6 +53,7 @@ class CheckConfig:
     ndim: Mapping[str, int] = field(default_factory=dict)
     shapes: ShapeSpec | None = None
     min_returned: float | None = None  # share of examples Python must return normally on
+    max_rejected: float | None = None  # share of examples allowed out of the compiled domain
 
     def merged_over(self, base: CheckConfig) -> CheckConfig:
         """This config, with every unset field taken from `base` (strategies and ndim merge)."""
@@ -78,8 +80,9 @@ def config_from_kwargs(kwargs: Mapping[str, Any]) -> CheckConfig:
         modes = tuple(m.strip() for m in modes.split(",") if m.strip())
     if settings.get("shapes") is not None:
         settings["shapes"] = ShapeSpec.parse(settings["shapes"])
-    if settings.get("min_returned") is not None:
-        settings["min_returned"] = check_share("min_returned", settings["min_returned"])
+    for name in ("min_returned", "max_rejected"):
+        if settings.get(name) is not None:
+            settings[name] = check_share(name, settings[name])
     for flag in ("skip", "xfail"):
         value = settings.get(flag)
         if value is True:
@@ -179,7 +182,8 @@ def jitcheck(func: Any = None, /, **kwargs: Any) -> Any:
     `skip`/`xfail` (a reason string), `ndim` (`{name: ndim}` for `NDArray[...]` annotations),
     `shapes` (coupled array shapes, `"X:(n,d) w:(d,) Y:(n,)"`: named dimensions are drawn once
     per example), `min_returned` (the share of examples on which Python must return normally,
-    0 to 1; default `--jit-diff-min-returned`).
+    0 to 1; default `--jit-diff-min-returned`), `max_rejected` (the share of examples that
+    may fall outside the compiled domain; default `--jit-diff-max-rejected`).
     """
     config = config_from_kwargs(kwargs)
 

@@ -87,6 +87,7 @@ class DiffSpec:
     timeout: float | None
     may_skip: bool  # the function's own mode falls back to Python, so no compile: skip
     min_returned: float = 0.0  # share of compared examples Python must return normally on
+    max_rejected: float = 1.0  # share of examples that may be out of the compiled domain
 
 
 @dataclass
@@ -176,6 +177,9 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     share = stats.returned_share
     if share is not None and share < spec.min_returned:
         raise VacuousCheck(_vacuous_message(spec, stats, share))
+    rejected = sum(stats.rejected.values())
+    if rejected > spec.max_rejected * (rejected + stats.examples):
+        raise VacuousCheck(_rejected_message(spec, stats, rejected))
 
 
 def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
@@ -331,6 +335,17 @@ def _vacuous_message(spec: DiffSpec, stats: DiffStats, share: float) -> str:
         "point, lower the bar with @jitcheck(min_returned=0.2) or --jit-diff-min-returned"
     )
     return "\n".join(lines)
+
+
+def _rejected_message(spec: DiffSpec, stats: DiffStats, rejected: int) -> str:
+    total = rejected + stats.examples
+    reasons = ", ".join(f"{n} {r}" for r, n in stats.rejected.most_common())
+    return (
+        f"{rejected} of {total} examples of `{spec.name}` were out of the compiled domain "
+        f"({rejected / total:.0%}, at most {spec.max_rejected:.0%} allowed: {reasons}); "
+        "give strategies with narrower ranges, e.g. @jitcheck(n=st.integers(-100, 100)), or "
+        "allow more with @jitcheck(max_rejected=0.9) or --jit-diff-max-rejected"
+    )
 
 
 def _unsatisfiable_message(spec: DiffSpec, stats: DiffStats) -> str:

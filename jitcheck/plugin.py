@@ -21,6 +21,7 @@ from jitcheck.modes import parse_mode, split_modes
 from jitcheck.results import empty_result, first_line
 from jitcheck.settings import (
     DEFAULT_MAX_REGRESSION,
+    DEFAULT_MAX_REJECTED,
     DEFAULT_MIN_RETURNED,
     DEFAULT_TIMEOUT,
     JIT_DIFF_KEY,
@@ -52,6 +53,10 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
      f"fail a function when Python returned normally (did not raise) on fewer than this share "
      f"of its examples, 0 to 1 or a percentage; @jitcheck(min_returned=...) overrides it "
      f"(default {DEFAULT_MIN_RETURNED:g})"),
+    ("--jit-diff-max-rejected", "jit_diff_max_rejected", "value", "SHARE",
+     f"fail a function when more than this share of its examples fell outside the compiled "
+     f"domain (documented differences); @jitcheck(max_rejected=...) overrides it "
+     f"(default {DEFAULT_MAX_REJECTED:g})"),
     ("--jit-diff-timeout", "jit_diff_timeout", "float", "SECONDS",
      f"limit per call of the Python reference (and of isolated compiled code); 0 for none "
      f"(default {DEFAULT_TIMEOUT:g})"),
@@ -112,15 +117,16 @@ def _run_settings(config: pytest.Config) -> RunSettings:
     except ValueError as exc:
         raise pytest.UsageError(f"--jit-diff-max-regression: {exc}") from None
     timeout = values["jit_diff_timeout"]
-    min_returned = values["jit_diff_min_returned"]
-    try:
-        min_returned = (
-            DEFAULT_MIN_RETURNED
-            if min_returned is None
-            else check_share("--jit-diff-min-returned", min_returned)
-        )
-    except ValueError as exc:
-        raise pytest.UsageError(str(exc)) from None
+    shares = {}
+    for ini, default in (
+        ("jit_diff_min_returned", DEFAULT_MIN_RETURNED),
+        ("jit_diff_max_rejected", DEFAULT_MAX_REJECTED),
+    ):
+        option = "--" + ini.replace("_", "-")
+        try:
+            shares[ini] = default if values[ini] is None else check_share(option, values[ini])
+        except ValueError as exc:
+            raise pytest.UsageError(str(exc)) from None
     return RunSettings(
         enabled=bool(values["jit_diff"]) or bool(config.getoption("jit_diff_module")),
         modules=modules,
@@ -134,7 +140,8 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         report_html=values["jit_diff_report_html"],
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
-        min_returned=min_returned,
+        min_returned=shares["jit_diff_min_returned"],
+        max_rejected=shares["jit_diff_max_rejected"],
     )
 
 

@@ -47,6 +47,7 @@ def build_report(records: Iterable[dict[str, Any]], run: RunSettings) -> dict[st
             "isolate": run.isolate,
             "speedup_statistic": SPEEDUP_STAT,
             "min_returned": run.min_returned,
+            "max_rejected": run.max_rejected,
         },
         "summary": {"functions": len(functions), **{k: outcomes.get(k, 0) for k in OUTCOMES}},
         "functions": functions,

@@ -14,6 +14,7 @@ import pytest
 DEFAULT_TIMEOUT = 60.0  # seconds per call: Python reference, and isolated compiled calls
 DEFAULT_MAX_REGRESSION = 0.10
 DEFAULT_MIN_RETURNED = 0.5  # share of examples on which Python must return normally
+DEFAULT_MAX_REJECTED = 0.5  # share of examples that may be out of the compiled domain
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class RunSettings:
     baseline: str | None = None
     max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
     min_returned: float = DEFAULT_MIN_RETURNED
+    max_rejected: float = DEFAULT_MAX_REJECTED
 
 
 def parse_fraction(text: str) -> float:

@@ -182,9 +182,16 @@ def test_documented_semantics_are_out_of_the_compiled_domain() -> None:
     assert out_of_domain_result((1, -(2**63) - 1)) == OUT_OF_INT64
     assert out_of_domain_result(2**63 - 1) is None and out_of_domain_result(2.0**70) is None
     value = Outcome(value=0.5)
-    overflow = Outcome(error_type=OverflowError, error_text="float too large for int64")
+    text = "float too large for int64 (Python would return a big int)"
+    overflow = Outcome(error_type=OverflowError, error_text=text)
     assert out_of_domain_error(value, overflow) == COMPILED_OVERFLOW
-    power = Outcome(error_type=ValueError, error_text="integer to a negative power: ...")
+    # only the documented errors, matched by type and message: an `exp` that overflows too
+    # early, or the right message on the wrong type, is a difference
+    for error, message in ((OverflowError, "math range error"), (ValueError, text)):
+        assert out_of_domain_error(value, Outcome(error_type=error, error_text=message)) is None
+    assert out_of_domain_error(Outcome(error_type=ValueError), overflow) is None
+    text = "integer to a negative power: Python returns a float here; write float(x) ** n"
+    power = Outcome(error_type=ValueError, error_text=text)
     assert out_of_domain_error(value, power) == NEGATIVE_POWER
     zero_power = Outcome(error_type=ZeroDivisionError, error_text="0.0 cannot be raised")
     assert out_of_domain_error(zero_power, power) == NEGATIVE_POWER
