@@ -32,24 +32,29 @@ def main(argv: list[str] | None = None) -> int:
         metavar="PCT",
         help="largest allowed fall of a speedup, e.g. 10%% (default %(default)s)",
     )
+    compare.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="pass even when a timing of OLD is missing from NEW",
+    )
     check = commands.add_parser("validate", help="check a report against the JSON schema")
     check.add_argument("report", metavar="REPORT.json")
     args = parser.parse_args(argv)
     if args.command == "compare":
-        return _compare(args.old, args.new, args.max_regression)
+        return _compare(args.old, args.new, args.max_regression, args.allow_missing)
     return _validate(args.report)
 
 
-def _compare(old_path: str, new_path: str, threshold: str) -> int:
+def _compare(old_path: str, new_path: str, threshold: str, allow_missing: bool) -> int:
     try:
         old, new = load_report(old_path), load_report(new_path)
         max_regression = parse_fraction(threshold)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    comparison = compare_reports(old, new, max_regression)
+    comparison = compare_reports(old, new, max_regression, allow_missing)
     print("\n".join(comparison_lines(comparison, old_path)))
-    return 1 if comparison.regressions else 0
+    return 1 if comparison.failed else 0
 
 
 def _validate(path: str) -> int:

@@ -1,80 +1,247 @@
-"""Comparing a report's speedups with a baseline (an earlier JSON report).
+"""Comparing a report's timings with a baseline (an earlier JSON report): a gate that fails
+closed.
 
-Speedups (Python time over compiled time, measured in one run) are compared function by
-function and mode by mode, so a baseline from a faster or slower machine still compares fairly.
-The plugin's `--jit-diff-baseline` and `python -m jitcheck compare` share this module.
+Two comparisons per function and mode:
+
+* the **speedup** (Python time over compiled time, both measured in one run), which
+  compares fairly across machines;
+* the **compiled time against its own baseline**, so a compiled-only slowdown shows even
+  when the Python reference's timing is noisy (it is, much more than compiled code's);
+  only on the same machine (CPU, LLVM), where absolute times mean something.
+
+A change counts as a regression when it is beyond the threshold *and* significant: a
+one-sided Mann-Whitney U test (as asv does) over the raw per-round samples says the new
+samples are slower with p < `ALPHA`. Speedups are compared on compiled samples in units
+of the same run's Python time. When a record has no samples, or too few for the test ever
+to reach `ALPHA`, the factor alone decides.
+
+The gate fails closed: a speedup the baseline has and this run lacks (a mode renamed because
+the options changed, a function skipped or failing) is a failure unless missing ones are
+explicitly allowed; a baseline measured on another CPU, LLVM or jitcore configuration is
+reported as a warning first. The plugin's `--jit-diff-baseline` and `python -m jitcheck
+compare` share this module.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import asdict, dataclass, field
 from typing import Any
+
+import numpy as np
+
+from jitcheck.bench import SPEEDUP_STAT
+
+ALPHA = 0.01  # significance level of the one-sided Mann-Whitney U test
 
 
 @dataclass(frozen=True)
 class Change:
-    """How one function's speedup in one mode moved from the baseline."""
+    """How one function's speedup (or compiled time) in one mode moved from the baseline."""
 
     function: str
     mode: str
     old: float
     new: float
+    p_value: float | None = None  # of "the new samples are slower"; None: no test possible
+    kind: str = "speedup"  # "speedup", or "time" for the compiled code's own time
 
     @property
     def change(self) -> float:
-        """Relative change of the speedup: -0.25 means it fell by 25%."""
+        """Relative change of the speedup: -0.25 means it fell by 25%; for a time, +0.25
+        means it takes 25% longer."""
         return self.new / self.old - 1.0
 
+    @property
+    def worse(self) -> float:
+        """How much worse, as a positive fraction when it got worse."""
+        return -self.change if self.kind == "speedup" else self.change
+
     def __str__(self) -> str:
+        test = "" if self.p_value is None else f", p={self.p_value:.2g}"
+        if self.kind == "time":
+            return (
+                f"{self.function} [{self.mode}]: compiled time {self.old * 1e6:.3g} µs -> "
+                f"{self.new * 1e6:.3g} µs ({self.change:+.1%}{test})"
+            )
         return (
             f"{self.function} [{self.mode}]: speedup {self.old:.2f}x -> {self.new:.2f}x "
-            f"({self.change:+.1%})"
+            f"({self.change:+.1%}{test})"
         )
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self) | {"change": self.change}
 
 
 @dataclass
 class Comparison:
-    """Speedups of a report against a baseline."""
+    """Timings of a report against a baseline."""
 
     max_regression: float
-    regressions: list[Change]
-    improvements: list[Change]
-    unchanged: list[Change]
-    missing: list[str]  # "function [mode]" timed in the baseline but not now
+    regressions: list[Change] = field(default_factory=list)  # beyond threshold, significant
+    improvements: list[Change] = field(default_factory=list)
+    unchanged: list[Change] = field(default_factory=list)  # within threshold or not significant
+    missing: list[str] = field(default_factory=list)  # "function [mode]": in the baseline only
+    warnings: list[str] = field(default_factory=list)  # machine or configuration differences
+    allow_missing: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.regressions) or (bool(self.missing) and not self.allow_missing)
 
     def as_dict(self, baseline_path: str) -> dict[str, Any]:
         return {
             "path": str(baseline_path),
             "max_regression": self.max_regression,
-            "regressions": [asdict(c) | {"change": c.change} for c in self.regressions],
-            "improvements": [asdict(c) | {"change": c.change} for c in self.improvements],
+            "regressions": [c.as_dict() for c in self.regressions],
+            "improvements": [c.as_dict() for c in self.improvements],
             "unchanged": len(self.unchanged),
             "missing": self.missing,
+            "allow_missing": self.allow_missing,
+            "warnings": self.warnings,
+            "failed": self.failed,
         }
 
 
-def compare_reports(old: dict[str, Any], new: dict[str, Any], max_regression: float) -> Comparison:
-    """Compare speedups mode by mode; a fall of more than `max_regression` is a regression."""
-    result = Comparison(max_regression, [], [], [], [])
+def compare_reports(
+    old: dict[str, Any],
+    new: dict[str, Any],
+    max_regression: float,
+    allow_missing: bool = False,
+) -> Comparison:
+    """Compare speedups, and compiled times on the same machine, mode by mode."""
+    result = Comparison(max_regression, allow_missing=allow_missing)
+    result.warnings = configuration_warnings(old.get("machine", {}), new.get("machine", {}))
+    same_machine = not result.warnings
     for name, old_fn in old.get("functions", {}).items():
         new_fn = new.get("functions", {}).get(name, {})
         for mode, old_speedup in (old_fn.get("speedup") or {}).items():
-            new_speedup = (new_fn.get("speedup") or {}).get(mode)
             if not old_speedup:
                 continue
+            new_speedup = (new_fn.get("speedup") or {}).get(mode)
             if not new_speedup:
-                result.missing.append(f"{name} [{mode}]")
+                why = new_fn.get("outcome", "not checked") if new_fn else "not in this run"
+                result.missing.append(f"{name} [{mode}] ({why})")
                 continue
-            change = Change(name, mode, float(old_speedup), float(new_speedup))
-            if change.change < -max_regression:
-                result.regressions.append(change)
-            elif change.change > max_regression:
-                result.improvements.append(change)
-            else:
-                result.unchanged.append(change)
-    result.regressions.sort(key=lambda c: c.change)
-    result.improvements.sort(key=lambda c: -c.change)
+            _sort(result, _speedup_change(name, mode, old_fn, new_fn, old_speedup, new_speedup))
+            if same_machine:
+                change = _time_change(name, mode, old_fn, new_fn)
+                if change is not None:
+                    _sort(result, change)
+    result.regressions.sort(key=lambda c: -c.worse)
+    result.improvements.sort(key=lambda c: c.worse)
     return result
+
+
+def _sort(result: Comparison, change: Change) -> None:
+    significant = change.p_value is None or change.p_value < ALPHA
+    if change.worse > result.max_regression and significant:
+        result.regressions.append(change)
+    elif change.worse < -result.max_regression:
+        result.improvements.append(change)
+    else:
+        result.unchanged.append(change)
+
+
+def _speedup_change(
+    name: str, mode: str, old_fn: dict, new_fn: dict, old_speedup: float, new_speedup: float
+) -> Change:
+    """The speedup's change, tested on compiled samples in units of the run's Python time."""
+    old_c, new_c = _samples(old_fn, mode), _samples(new_fn, mode)
+    old_p, new_p = _stat(old_fn, "python"), _stat(new_fn, "python")
+    p_value = None
+    if old_c is not None and new_c is not None and old_p and new_p:
+        p_value = slower_p_value(old_c / old_p, new_c / new_p)
+    return Change(name, mode, float(old_speedup), float(new_speedup), p_value)
+
+
+def _time_change(name: str, mode: str, old_fn: dict, new_fn: dict) -> Change | None:
+    """The compiled code's own time against its baseline, if both runs timed it."""
+    old_t, new_t = _stat(old_fn, mode), _stat(new_fn, mode)
+    if not old_t or not new_t:
+        return None
+    old_c, new_c = _samples(old_fn, mode), _samples(new_fn, mode)
+    p_value = None if old_c is None or new_c is None else slower_p_value(old_c, new_c)
+    return Change(name, mode, old_t, new_t, p_value, kind="time")
+
+
+def _stat(fn: dict[str, Any], key: str) -> float | None:
+    value = ((fn.get("timing") or {}).get(key) or {}).get("stats", {}).get(SPEEDUP_STAT)
+    return float(value) if value else None
+
+
+def _samples(fn: dict[str, Any], key: str) -> np.ndarray | None:
+    data = ((fn.get("timing") or {}).get(key) or {}).get("stats", {}).get("data")
+    return np.asarray(data, dtype=np.float64) if data else None
+
+
+def slower_p_value(old: np.ndarray, new: np.ndarray) -> float | None:
+    """One-sided Mann-Whitney U test of "`new` tends to be larger than `old`": the p-value
+    by the normal approximation with tie correction, or None when the samples are too few for
+    any outcome to reach `ALPHA` (then the factor alone decides)."""
+    n1, n2 = len(new), len(old)
+    if n1 == 0 or n2 == 0 or math.comb(n1 + n2, n1) * ALPHA < 1:
+        return None  # even the most extreme ranking has p >= ALPHA
+    pooled = np.concatenate([new, old])
+    ranks = _ranks(pooled)
+    u = ranks[:n1].sum() - n1 * (n1 + 1) / 2  # pairs (new, old) with new > old, ties half
+    _, counts = np.unique(pooled, return_counts=True)
+    n = n1 + n2
+    ties = float((counts**3 - counts).sum())
+    variance = n1 * n2 / 12 * ((n + 1) - ties / (n * (n - 1)))
+    if variance <= 0:
+        return 1.0  # every sample equal: no evidence either way
+    z = (u - n1 * n2 / 2 - 0.5) / math.sqrt(variance)  # continuity correction
+    return 0.5 * math.erfc(z / math.sqrt(2))
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Ranks from 1, ties sharing their average rank."""
+    order = np.argsort(values, kind="mergesort")
+    ranks = np.empty(len(values), dtype=np.float64)
+    ranks[order] = np.arange(1, len(values) + 1)
+    sorted_values = values[order]
+    start = 0
+    for end in range(1, len(values) + 1):
+        if end == len(values) or sorted_values[end] != sorted_values[start]:
+            ranks[order[start:end]] = (start + 1 + end) / 2
+            start = end
+    return ranks
+
+
+def configuration_warnings(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """What differs between where the baseline and this run were measured: CPU, LLVM,
+    jitcore and its JITCORE_* configuration (each changes generated code or timings)."""
+    fields = (
+        ("CPU", lambda m: (m.get("cpu") or {}).get("name")),
+        ("CPU features", lambda m: (m.get("cpu") or {}).get("features")),
+        ("LLVM", lambda m: m.get("llvm")),
+        ("jitcore", lambda m: m.get("jitcore")),
+    )
+    warnings = []
+    for label, get in fields:
+        before, now = get(old), get(new)
+        if before != now:
+            if label == "CPU features":
+                before, now = _feature_difference(before or "", now or "")
+            warnings.append(f"{label} differs: baseline {before or '?'}, this run {now or '?'}")
+    old_env, new_env = old.get("jitcore_env") or {}, new.get("jitcore_env") or {}
+    changed = sorted(k for k in {*old_env, *new_env} if old_env.get(k) != new_env.get(k))
+    if changed:
+        warnings.append(
+            f"jitcore configuration differs: baseline {_env_text(old_env, changed)}, "
+            f"this run {_env_text(new_env, changed)}"
+        )
+    return warnings
+
+
+def _env_text(env: dict[str, str], keys: list[str]) -> str:
+    return " ".join(f"{k}={env[k]}" if k in env else f"{k} unset" for k in keys)
+
+
+def _feature_difference(old: str, new: str) -> tuple[str, str]:
+    a, b = set(old.split(",")), set(new.split(","))
+    return ",".join(sorted(a - b)) or "-", ",".join(sorted(b - a)) or "-"
 
 
 def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
@@ -82,17 +249,30 @@ def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
     threshold = f"{comparison.max_regression:.0%}"
     checked = len(comparison.regressions) + len(comparison.improvements)
     checked += len(comparison.unchanged)
-    lines = [f"speedups against baseline {baseline} ({checked} compared, threshold {threshold}):"]
+    lines = [f"WARNING: {w}; timings compare less well" for w in comparison.warnings]
+    if comparison.warnings:
+        lines.append("WARNING: compiled times are not compared with the baseline's")
+    lines.append(
+        f"timings against baseline {baseline} ({checked} compared, threshold {threshold}, "
+        f"significance p < {ALPHA:g}):"
+    )
     for change in comparison.regressions:
         lines.append(f"  REGRESSION {change}")
     for change in comparison.improvements:
         lines.append(f"  improved   {change}")
+    label = "missing (allowed)" if comparison.allow_missing else "MISSING"
     for missing in comparison.missing:
-        lines.append(f"  not timed now: {missing}")
+        lines.append(f"  {label} {missing}: timed in the baseline, not in this run")
+    problems = []
     if comparison.regressions:
-        lines.append(
-            f"FAILED: {len(comparison.regressions)} speedup(s) fell by more than {threshold}"
+        problems.append(f"{len(comparison.regressions)} timing(s) worse by more than {threshold}")
+    if comparison.missing and not comparison.allow_missing:
+        problems.append(
+            f"{len(comparison.missing)} baseline timing(s) missing (--jit-diff-allow-missing "
+            "accepts that)"
         )
+    if problems:
+        lines.append(f"FAILED: {'; '.join(problems)}")
     else:
-        lines.append(f"OK: no speedup fell by more than {threshold}")
+        lines.append(f"OK: no timing worse by more than {threshold}")
     return lines

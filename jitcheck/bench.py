@@ -23,6 +23,9 @@ from pytest_benchmark.logger import Logger
 from pytest_benchmark.utils import load_timer
 
 SPEEDUP_STAT = "min"
+# Raw per-round samples kept per benchmark (evenly spaced over the run when there are more):
+# enough for the baseline's significance test, small enough for a report of many functions.
+MAX_SAMPLES = 200
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,8 @@ class _Node:
 def time_call(
     func: Callable[..., Any], args: tuple[Any, ...], name: str, options: BenchOptions
 ) -> dict[str, Any]:
-    """Time `func(*args)` and return pytest-benchmark's record of it (without raw data)."""
+    """Time `func(*args)` and return pytest-benchmark's record of it, with at most
+    `MAX_SAMPLES` of its raw per-round samples (`stats.data`, seconds per call)."""
     records: list[Any] = []
     fixture = BenchmarkFixture(
         _Node(name, name),
@@ -97,7 +101,13 @@ def time_call(
         cprofile_dump=False,
     )
     fixture(func, *args)
-    return records[0].as_dict(include_data=False)
+    record = records[0].as_dict(include_data=True)
+    data = record["stats"]["data"]
+    if len(data) > MAX_SAMPLES:
+        step = len(data) / MAX_SAMPLES
+        record["stats"]["data"] = [data[int(i * step)] for i in range(MAX_SAMPLES)]
+    record["stats"]["data"] = [float(x) for x in record["stats"]["data"]]
+    return record
 
 
 def speedup(python: dict[str, Any], compiled: dict[str, Any]) -> float | None:

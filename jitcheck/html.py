@@ -14,6 +14,7 @@ from typing import Any
 
 from jitcheck.report import (
     STAGES,
+    format_change_value,
     format_ms,
     format_seconds,
     format_speedup,
@@ -288,18 +289,28 @@ def _baseline(baseline: dict[str, Any] | None) -> str:
     for kind in ("regressions", "improvements"):
         for c in baseline[kind]:
             change = f"{c['change']:+.1%}"
+            what = "compiled time" if c.get("kind") == "time" else "speedup"
             rows.append(
                 f'<tr class="{kind}">{_cell(c["function"], cls="name")}{_cell(c["mode"])}'
-                f"{_num(c['old'], format_speedup(c['old']))}"
-                f"{_num(c['new'], format_speedup(c['new']))}{_num(c['change'], change)}</tr>"
+                f"{_cell(what)}{_num(c['old'], format_change_value(c, 'old'))}"
+                f"{_num(c['new'], format_change_value(c, 'new'))}{_num(c['change'], change)}</tr>"
             )
     fallen = len(baseline["regressions"])
-    verdict = (
-        f'<p class="bad">{fallen} speedup(s) fell by more than {threshold}.</p>'
-        if fallen
-        else f'<p class="good">No speedup fell by more than {threshold}.</p>'
+    warnings = "".join(f'<p class="bad">Warning: {escape(w)}</p>' for w in baseline["warnings"])
+    missing = "".join(
+        f'<p class="bad">Missing now: {escape(m)}</p>' for m in baseline.get("missing", [])
     )
-    table = _table(["function", "mode", "baseline", "now", "change"], rows) if rows else ""
+    verdict = (
+        warnings
+        + (
+            f'<p class="bad">{fallen} speedup(s) fell by more than {threshold}.</p>'
+            if fallen
+            else f'<p class="good">No speedup fell by more than {threshold}.</p>'
+        )
+        + missing
+    )
+    head = ["function", "mode", "what", "baseline", "now", "change"]
+    table = _table(head, rows) if rows else ""
     return _section(f"Against the baseline {baseline['path']}", verdict + table)
 
 

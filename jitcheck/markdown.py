@@ -7,6 +7,7 @@ from typing import Any
 from jitcheck.report import (
     OUTCOMES,
     STAGES,
+    format_change_value,
     format_ms,
     format_seconds,
     format_speedup,
@@ -108,13 +109,18 @@ def _markdown_failures(functions: list[dict[str, Any]]) -> list[str]:
 def _markdown_baseline(baseline: dict[str, Any]) -> list[str]:
     threshold = f"{baseline['max_regression']:.0%}"
     lines = ["", f"### Speedups against the baseline (threshold {threshold})", ""]
+    lines += [f"- ⚠️ {w}" for w in baseline.get("warnings", [])]
     if not baseline["regressions"] and not baseline["improvements"]:
         lines.append(f"No speedup moved by more than {threshold}.")
     for kind in ("regressions", "improvements"):
         for c in baseline[kind]:
             sign = "❌" if kind == "regressions" else "🚀"
+            what = "compiled time" if c.get("kind") == "time" else "speedup"
             lines.append(
-                f"- {sign} `{c['function']}` [{c['mode']}]: {c['old']:.2f}× → {c['new']:.2f}× "
+                f"- {sign} `{c['function']}` [{c['mode']}] {what}: "
+                f"{format_change_value(c, 'old')} → {format_change_value(c, 'new')} "
                 f"({c['change']:+.1%})"
             )
+    sign = "➖" if baseline.get("allow_missing") else "❌"
+    lines += [f"- {sign} missing now: `{m}`" for m in baseline.get("missing", [])]
     return lines

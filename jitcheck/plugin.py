@@ -69,6 +69,9 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("--jit-diff-baseline", "jit_diff_baseline", "value", "OLD.json",
      "compare speedups with this earlier JSON report and fail on a regression beyond "
      "--jit-diff-max-regression (implies --jit-diff-bench)"),
+    ("--jit-diff-allow-missing", "jit_diff_allow_missing", "flag", None,
+     "let the baseline comparison pass when a function or mode timed in the baseline is not "
+     "timed now (renamed mode, skipped or failing function); without it that fails"),
     ("--jit-diff-max-regression", "jit_diff_max_regression", "value", "PCT",
      f"largest allowed fall of a speedup against the baseline, e.g. 10% "
      f"(default {DEFAULT_MAX_REGRESSION:.0%})"),
@@ -140,6 +143,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         report_html=values["jit_diff_report_html"],
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
+        allow_missing=bool(values["jit_diff_allow_missing"]),
         min_returned=shares["jit_diff_min_returned"],
         max_rejected=shares["jit_diff_max_rejected"],
     )
@@ -155,13 +159,18 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_SessionReporter(config), "jitcheck-session")
 
 
-def pytest_report_header(config: pytest.Config) -> str | None:
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
     run = config.stash[JIT_DIFF_KEY].run
     if not run.enabled:
         return None
     extras = [f"modes: own{''.join(', ' + m for m in run.modes)}"]
     extras += ["timing on"] * run.bench + ["isolated"] * run.isolate
-    return f"jitcheck: --jit-diff ({'; '.join(extras)})"
+    header = [f"jitcheck: --jit-diff ({'; '.join(extras)})"]
+    if run.baseline:
+        from jitcheck.finish import baseline_warnings
+
+        header += [f"jitcheck: WARNING: {w}" for w in baseline_warnings(run.baseline)]
+    return header
 
 
 @pytest.hookimpl(tryfirst=True)

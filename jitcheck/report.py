@@ -16,6 +16,7 @@ The report is split along its seams, each module importing this one and never th
 from __future__ import annotations
 
 import datetime as dt
+import os
 import platform
 from collections import Counter
 from collections.abc import Iterable
@@ -75,6 +76,7 @@ def machine_info() -> dict[str, Any]:
         "jitcore": jitcore_version,
         "hypothesis": _version("hypothesis"),
         "pytest_benchmark": _version("pytest-benchmark"),
+        "jitcore_env": {k: v for k, v in sorted(os.environ.items()) if k.startswith("JITCORE_")},
     }
 
 
@@ -138,6 +140,12 @@ def format_seconds(seconds: float | None) -> str:
 
 def format_speedup(speedup: float | None) -> str:
     return "–" if speedup is None else f"{speedup:.1f}×" if speedup < 100 else f"{speedup:.0f}×"
+
+
+def format_change_value(change: dict[str, Any], which: str) -> str:
+    """A baseline change's `old` or `new` value: a speedup (`12.3×`) or a compiled time."""
+    value = change[which]
+    return format_seconds(value) if change.get("kind") == "time" else format_speedup(value)
 
 
 def format_ms(seconds: float | None) -> str:

@@ -33,16 +33,18 @@ class RunSettings:
     report_html: str | None = None
     baseline: str | None = None
     max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
+    allow_missing: bool = False  # --jit-diff-allow-missing: baseline timings may be absent
     min_returned: float = DEFAULT_MIN_RETURNED
     max_rejected: float = DEFAULT_MAX_REJECTED
 
 
 def parse_fraction(text: str) -> float:
-    """A percentage as a fraction: `10%` and `10` both mean 0.10."""
+    """A regression threshold as a fraction: `10%` and `10` both mean 0.10. Only (0, 100%):
+    a speedup cannot fall by 100% or more, and 0 would fail on any noise."""
     raw = text.strip().removesuffix("%").strip()
     value = float(raw)
-    if value < 0:
-        raise ValueError(f"a regression threshold cannot be negative: {text!r}")
+    if not 0 < value < 100:
+        raise ValueError(f"a regression threshold lies strictly between 0% and 100%, not {text!r}")
     return value / 100.0
 
 

@@ -47,9 +47,12 @@ def write_terminal_summary(tr: Any, state: SessionState) -> None:
     elif state.comparison is not None:
         tr.write_line("")
         for line in comparison_lines(state.comparison, str(state.run.baseline)):
-            bad = line.startswith(("  REGRESSION", "FAILED"))
+            bad = line.startswith(("  REGRESSION", "FAILED", "  MISSING", "WARNING"))
             tr.write_line(
-                line, red=bad, bold=line.startswith(("FAILED", "OK")), green=line.startswith("OK")
+                line,
+                red=bad,
+                bold=line.startswith(("FAILED", "OK", "WARNING")),
+                green=line.startswith("OK"),
             )
     written = [p for p in (state.run.report_json, state.run.report_md, state.run.report_html) if p]
     if written:
