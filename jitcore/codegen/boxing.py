@@ -253,9 +253,7 @@ def _box_numpy_scalar(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Scalar) -> 
     return scalar
 
 
-def _box(
-    b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = True
-) -> ll.Value:
+def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = True) -> ll.Value:
     """A Python object for `v`; `python` (the function's `python_result`) says whether a
     scalar of a Python number type is a Python number or a NumPy scalar (`a[0]` of a float64
     array is `np.float64`, as Python gives it)."""
