@@ -63,6 +63,8 @@ def check_function(
         may_skip=target.options.mode is not ExecutionMode.COMPILED,
         min_returned=run.min_returned if config.min_returned is None else config.min_returned,
         max_rejected=run.max_rejected if config.max_rejected is None else config.max_rejected,
+        nodeid=result.nodeid,
+        replay=run.replay,
     )
     executor = _executor(target, binding, modes, run)
     stats = DiffStats()

@@ -17,6 +17,9 @@ compile error as the reason.
 from __future__ import annotations
 
 import contextlib
+import random
+import re
+import shlex
 import signal
 import threading
 from collections import Counter
@@ -24,8 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import hypothesis
 import pytest
-from hypothesis import HealthCheck, Phase, given, reject, settings
+from hypothesis import HealthCheck, Phase, given, reject, reproduce_failure, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
 
@@ -88,6 +92,8 @@ class DiffSpec:
     may_skip: bool  # the function's own mode falls back to Python, so no compile: skip
     min_returned: float = 0.0  # share of compared examples Python must return normally on
     max_rejected: float = 1.0  # share of examples that may be out of the compiled domain
+    nodeid: str = ""  # the pytest item, for the command that reruns a failing example
+    replay: str | None = None  # a Hypothesis blob to replay instead of searching
 
 
 @dataclass
@@ -104,6 +110,18 @@ class DiffStats:
     raised: dict[str, Counter[str]] = field(default_factory=dict)
     first_error: dict[str, str] = field(default_factory=dict)  # python's, one per type
     min_returned: float = 0.0
+    # how Hypothesis ran: profile, seed (None when derandomized), version, and the replay
+    # blob of the failing example with the command that reruns it
+    hypothesis: dict[str, Any] = field(
+        default_factory=lambda: {
+            "version": hypothesis.__version__,
+            "profile": settings.get_current_profile_name(),
+            "derandomize": settings().derandomize,
+            "seed": None,
+            "replay": None,
+            "command": None,
+        }
+    )
 
     def count(self, who: str, outcome: Outcome) -> None:
         """Count one compared example's outcome for `python` or a mode."""
@@ -136,6 +154,7 @@ class DiffStats:
             },
             "returned_share": None if share is None else round(share, 4),
             "min_returned": self.min_returned,
+            "hypothesis": dict(self.hypothesis),
         }
 
 
@@ -154,11 +173,19 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     # Hypothesis keys its database by the test's source, identical for every function here;
     # its pytest plugin adds this digest to tell parametrized cases apart, and so do we.
     check._hypothesis_internal_add_digest = spec.key.encode()  # type: ignore[attr-defined]
+    if not settings().derandomize:
+        # a seed of our own where Hypothesis would pick one at random, so the report says it
+        stats.hypothesis["seed"] = random.getrandbits(64)
+    if stats.hypothesis["seed"] is not None:
+        check = seed(stats.hypothesis["seed"])(check)
+    if spec.replay:
+        check = reproduce_failure(hypothesis.__version__, spec.replay.encode())(check)
     test = given(**_given_arguments(spec.plan))(
         settings(
             max_examples=spec.max_examples,
             deadline=None,  # the first call of each mode compiles
             report_multiple_bugs=False,
+            print_blob=True,  # the replay blob goes to the report and the rerun command
             # the explain phase points at lines that ran only for failing examples: in
             # jitcheck's comparison code, not in the kernel; the message says it better
             phases=[p for p in settings().phases if p is not Phase.explain],
@@ -174,12 +201,36 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
         test()
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
+    except Mismatch as exc:
+        blob = _replay_blob(exc)
+        if blob is not None:
+            stats.hypothesis["replay"] = blob
+            stats.hypothesis["command"] = rerun_command(spec.nodeid, blob)
+            exc.add_note(f"rerun this example: {stats.hypothesis['command']}")
+        raise
     share = stats.returned_share
     if share is not None and share < spec.min_returned:
         raise VacuousCheck(_vacuous_message(spec, stats, share))
     rejected = sum(stats.rejected.values())
     if rejected > spec.max_rejected * (rejected + stats.examples):
         raise VacuousCheck(_rejected_message(spec, stats, rejected))
+
+
+_BLOB = re.compile(r"@reproduce_failure\('[^']*', b'([^']*)'\)")
+
+
+def _replay_blob(exc: BaseException) -> str | None:
+    """The blob of Hypothesis's `@reproduce_failure(...)` note on `exc`, if it added one."""
+    for note in getattr(exc, "__notes__", []):
+        match = _BLOB.search(note)
+        if match:
+            return match.group(1)
+    return None
+
+
+def rerun_command(nodeid: str, blob: str) -> str:
+    """One command that reruns exactly this failing example of this item."""
+    return f"pytest {shlex.quote(nodeid)} --jit-diff --jit-diff-replay={shlex.quote(blob)}"
 
 
 def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:

@@ -60,6 +60,9 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("--jit-diff-timeout", "jit_diff_timeout", "float", "SECONDS",
      f"limit per call of the Python reference (and of isolated compiled code); 0 for none "
      f"(default {DEFAULT_TIMEOUT:g})"),
+    ("--jit-diff-replay", "jit_diff_replay", "value", "BLOB",
+     "rerun exactly one failing example, given by the blob a failure prints (with its "
+     "item's node id: the failure says the whole command)"),
     ("--jit-diff-report", "jit_diff_report", "value", "PATH.json",
      "write the JSON report (schema: jitcheck/report.schema.json)"),
     ("--jit-diff-report-md", "jit_diff_report_md", "value", "PATH",
@@ -144,6 +147,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
         allow_missing=bool(values["jit_diff_allow_missing"]),
+        replay=values["jit_diff_replay"],
         min_returned=shares["jit_diff_min_returned"],
         max_rejected=shares["jit_diff_max_rejected"],
     )

@@ -34,6 +34,7 @@ class RunSettings:
     baseline: str | None = None
     max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
     allow_missing: bool = False  # --jit-diff-allow-missing: baseline timings may be absent
+    replay: str | None = None  # --jit-diff-replay: a Hypothesis blob to rerun one example
     min_returned: float = DEFAULT_MIN_RETURNED
     max_rejected: float = DEFAULT_MAX_REJECTED
 

@@ -14,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from jitcheck.compare import show
-
 
 def fresh_copy(value: Any) -> Any:
     """A copy of an argument that the call may modify without touching `value`."""
@@ -89,6 +87,94 @@ def _owner(view: np.ndarray) -> np.ndarray | None:
 
 
 def describe_call(name: str, params: tuple[str, ...], args: tuple[Any, ...]) -> str:
-    """`f(x=1.5, a=array([...]))`: an example as the failure message shows it."""
-    inner = ", ".join(f"{p}={show(a)}" for p, a in zip(params, args))
+    """`f(x=1.5, a=np.array([...], dtype=np.float64))`: an example as the failure message
+    shows it, every argument exact (`exact`), so pasting it reproduces the call."""
+    inner = ", ".join(f"{p}={exact(a)}" for p, a in zip(params, args))
     return f"{name}({inner})"
+
+
+def exact(value: Any) -> str:
+    """A Python expression that rebuilds `value` exactly (with `import numpy as np`): floats
+    by `repr`, NaN and infinities as `float('nan')`, arrays with every element, their dtype,
+    Fortran order (`np.asfortranarray(...)`) and, for a strided view, the array it views and
+    the slicing (`np.array([...])[4::-2]`), or `as_strided` where no slicing gives it."""
+    if isinstance(value, tuple):
+        items = ", ".join(exact(v) for v in value)
+        return f"({items},)" if len(value) == 1 else f"({items})"
+    if isinstance(value, np.ndarray):
+        return _exact_array(value)
+    if isinstance(value, np.generic):
+        return f"np.{type(value).__name__}({_number(value.item())})"
+    if isinstance(value, float | complex):
+        return _number(value)
+    return repr(value)
+
+
+def _number(x: Any) -> str:
+    if isinstance(x, float) and not np.isfinite(x):
+        return f"float('{x!r}')"
+    if isinstance(x, complex) and not (np.isfinite(x.real) and np.isfinite(x.imag)):
+        return f"complex({_number(x.real)}, {_number(x.imag)})"
+    return repr(x)
+
+
+def _nested(items: Any) -> str:
+    if isinstance(items, list):
+        return "[" + ", ".join(_nested(i) for i in items) + "]"
+    return _number(items)
+
+
+def _contiguous(a: np.ndarray) -> str:
+    """A C-ordered array with `a`'s elements, dtype and shape."""
+    body = f"np.array({_nested(a.tolist())}, dtype=np.{a.dtype.name})"
+    if a.ndim == 0 or 0 in a.shape:
+        body += f".reshape({a.shape!r})"
+    return body
+
+
+def _exact_array(a: np.ndarray) -> str:
+    if a.flags.c_contiguous:
+        return _contiguous(a)
+    if a.flags.f_contiguous:
+        return f"np.asfortranarray({_contiguous(a)})"
+    base = _owner(a)
+    if base is None:  # memory not reachable: the values, in C order (strides are lost)
+        return _contiguous(np.ascontiguousarray(a))
+    sliced = _as_slices(a, base)
+    if sliced is not None:
+        return sliced
+    offset = (a.__array_interface__["data"][0] - base.__array_interface__["data"][0]) // a.itemsize
+    memory = base.ravel(order="K")
+    return (
+        f"np.lib.stride_tricks.as_strided({_contiguous(memory)}[{offset}:], "
+        f"shape={a.shape!r}, strides={a.strides!r})"
+    )
+
+
+def _as_slices(view: np.ndarray, base: np.ndarray) -> str | None:
+    """`base[...]` with basic slicing that gives `view` (same shape, strides and first
+    element), or None."""
+    item = view.itemsize
+    if base.ndim != view.ndim or not base.flags.c_contiguous:
+        return None
+    base_c = base
+    offset = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    if offset % item:
+        return None
+    start = np.unravel_index(offset // item, base.shape) if base.size else (0,) * base.ndim
+    slices, parts = [], []
+    for axis, (n, stride) in enumerate(zip(view.shape, view.strides)):
+        step = 1 if n <= 1 else stride // base.strides[axis] if base.strides[axis] else 0
+        if step == 0 or (n > 1 and step * base.strides[axis] != stride):
+            return None
+        first = int(start[axis])
+        stop = first + step * n
+        slices.append(slice(first, stop if stop >= 0 else None, step))
+        parts.append(
+            f"{first or ''}:{'' if stop < 0 or stop >= base.shape[axis] else stop}"
+            + (f":{step}" if step != 1 else "")
+        )
+    rebuilt = base_c[tuple(slices)]
+    if rebuilt.shape != view.shape or rebuilt.strides != view.strides:
+        return None
+    return f"{_contiguous(base_c)}[{', '.join(parts)}]"
