@@ -75,11 +75,24 @@ class _Node:
 
 
 def time_call(
-    func: Callable[..., Any], args: tuple[Any, ...], name: str, options: BenchOptions
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    name: str,
+    options: BenchOptions,
+    sink: Callable[[Any], None] | None = None,
 ) -> dict[str, Any]:
     """Time `func(*args)` and return pytest-benchmark's record of it, with at most
-    `MAX_SAMPLES` of its raw per-round samples (`stats.data`, seconds per call)."""
+    `MAX_SAMPLES` of its raw per-round samples (`stats.data`, seconds per call). `sink`, if
+    given, also receives pytest-benchmark's record (its session's `benchmarks.append`), so
+    its table, `--benchmark-json`, storage, compare and histogram include jitcheck's timings;
+    the benchmark is named `name` and grouped as `jitcheck`."""
     records: list[Any] = []
+
+    def add_stats(record: Any) -> None:
+        records.append(record)
+        if sink is not None:
+            sink(record)
+
     fixture = BenchmarkFixture(
         _Node(name, name),
         disable_gc=options.disable_gc,
@@ -92,7 +105,8 @@ def time_call(
         warmup=options.warmup,
         warmup_iterations=options.warmup_iterations,
         calibration_precision=options.calibration_precision,
-        add_stats=records.append,
+        add_stats=add_stats,
+        group="jitcheck",
         logger=Logger(Logger.QUIET),
         warner=warnings.warn,
         disabled=False,

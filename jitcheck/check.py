@@ -70,15 +70,38 @@ def check_function(
     stats = DiffStats()
     try:
         run_differential(spec, executor, stats)
-        if run.bench:
+        if run.bench and _benchmark_disabled(pytest_config):
+            result.bench_error = "not timed: --benchmark-disable"
+        elif run.bench:
             options = BenchOptions.from_config(pytest_config)
-            outcomes, args = _time(executor, target, plan, config, binding, result, options)
+            sink = _benchmark_sink(pytest_config)
+            outcomes, args = _time(executor, target, plan, config, binding, result, options, sink)
             example = describe_call(binding, plan.positional, args)
             _check_timing_results(spec, outcomes, f"the timing input {example}")
     finally:
         result.diff = stats.as_dict()
         result.compile = result.compile or executor.compile_stats()
         executor.close()
+
+
+def _benchmark_sink(pytest_config: Any) -> Any:
+    """Where pytest-benchmark collects this session's benchmarks, when it is running them
+    (it disables itself under xdist and `--benchmark-disable`): its session object is only
+    reachable as `config._benchmarksession`, which its own hooks use too."""
+    session = getattr(pytest_config, "_benchmarksession", None)
+    if session is None or session.disabled:
+        return None
+    return session.benchmarks.append
+
+
+def _benchmark_disabled(pytest_config: Any) -> bool:
+    """pytest-benchmark's `--benchmark-disable`: jitcheck does not time either (the
+    differential check still runs). `--benchmark-skip` skips pytest-benchmark's own tests
+    and leaves jitcheck's timing alone (`make demo` relies on that)."""
+    try:
+        return bool(pytest_config.getoption("benchmark_disable"))
+    except ValueError:  # pytest-benchmark not loaded (-p no:benchmark)
+        return False
 
 
 def _executor(target: Any, binding: str, modes: list[Mode], run: RunSettings) -> Any:
@@ -95,6 +118,7 @@ def _time(
     binding: str,
     result: FunctionResult,
     options: BenchOptions,
+    sink: Any,
 ) -> tuple[dict[str, Outcome], tuple[Any, ...]]:
     """Time every mode on the timing input and record speedups and compile statistics;
     return the first call's outcome of Python and of each mode (keyed `python` and label),
@@ -106,7 +130,7 @@ def _time(
         return {}, ()
     names = tuple(inspect.signature(target.py_func).parameters)
     result.bench_input = summarize_call(binding, names, args)
-    timed = executor.bench(args, options, result.nodeid)
+    timed = executor.bench(args, options, result.nodeid, sink)
     if "error" in timed:
         result.bench_error = timed["error"]
         return {}, args

@@ -1,4 +1,9 @@
-"""Discovery: which functions become `<module>::<function>[jit-diff]` items, and the items.
+"""Discovery: which functions become `<module>::<function>::jit-diff` items, and the items.
+
+Each checked function is a small collector (`JitDiffFunction`, named like the function) with
+one item, `jit-diff`. The node id `kernels.py::f::jit-diff` is plain pytest structure: pytest
+never mistakes it for a parametrization (`f[jit-diff]` would be, and `--lf` then matched
+nothing), and `pytest kernels.py::f` selects the function's check.
 
 A module contributes the functions *defined* in it (`obj.__module__` is the module), so a
 kernel imported into many test modules is collected once, in its own module. With
@@ -26,7 +31,7 @@ from jitcheck.decorator import CheckConfig, config_from_kwargs, config_of
 from jitcheck.results import FunctionResult
 from jitcheck.settings import JIT_DIFF_KEY, SessionState
 
-SUFFIX = "[jit-diff]"
+ITEM_NAME = "jit-diff"  # the item under each function's collector
 
 
 def is_dispatcher(obj: object) -> bool:
@@ -50,8 +55,9 @@ def _identities(module: ModuleType, name: str, obj: object) -> set[Any]:
     return {(where, name), id(obj)}
 
 
-def make_item(parent: pytest.Collector, name: str, obj: object) -> JitDiffItem | None:
-    """The item for `obj`, bound to `name` in `parent`'s module, if it should have one."""
+def make_item(parent: pytest.Collector, name: str, obj: object) -> JitDiffFunction | None:
+    """The collector of `obj`'s check, bound to `name` in `parent`'s module, if it should
+    have one."""
     state = parent.config.stash[JIT_DIFF_KEY]
     module = parent.obj  # type: ignore[attr-defined]
     if not _wanted(obj, module.__name__, state.run.enabled):
@@ -60,7 +66,7 @@ def make_item(parent: pytest.Collector, name: str, obj: object) -> JitDiffItem |
     if identities & state.seen:
         return None
     state.seen.update(identities)
-    return JitDiffItem.from_parent(parent, name=name + SUFFIX, target=obj, binding=name)
+    return JitDiffFunction.from_parent(parent, name=name, target=obj, binding=name)
 
 
 class JitDiffModule(pytest.File):
@@ -71,11 +77,11 @@ class JitDiffModule(pytest.File):
         super().__init__(**kwargs)
         self.obj = module
 
-    def collect(self) -> Iterator[pytest.Item]:
+    def collect(self) -> Iterator[JitDiffFunction]:
         for name, obj in list(vars(self.obj).items()):
-            item = make_item(self, name, obj)
-            if item is not None:
-                yield item
+            collector = make_item(self, name, obj)
+            if collector is not None:
+                yield collector
 
 
 def explicit_module_items(session: pytest.Session, state: SessionState) -> list[pytest.Item]:
@@ -89,9 +95,41 @@ def explicit_module_items(session: pytest.Session, state: SessionState) -> list[
         path = getattr(module, "__file__", None)
         if path is None:
             raise pytest.UsageError(f"--jit-diff-module {name}: the module has no source file")
-        collector = JitDiffModule.from_parent(session, path=Path(path), module=module)
-        items.extend(collector.collect())
+        collector = JitDiffModule.from_parent(
+            session, path=Path(path), module=module, nodeid=_module_nodeid(session, Path(path))
+        )
+        functions = list(collector.collect())
+        found = [item for fn in functions for item in fn.collect()]
+        # as pytest reports what it collects, so `--collect-only` and the "collected N items"
+        # line count these too
+        session.ihook.pytest_collectreport(
+            report=pytest.CollectReport(collector.nodeid, "passed", None, list[Any](found))
+        )
+        items.extend(found)
     return items
+
+
+def _module_nodeid(session: pytest.Session, path: Path) -> str:
+    """The module's path relative to the rootdir, with `../` where it lies outside (pytest
+    would give two `kern.py` outside the rootdir the same id)."""
+    return Path(os.path.relpath(path.resolve(), session.config.rootpath.resolve())).as_posix()
+
+
+class JitDiffFunction(pytest.Collector):
+    """One checked function: a collector named like it, holding its `jit-diff` item."""
+
+    def __init__(self, *, target: Any, binding: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target = target
+        self.binding = binding
+
+    def collect(self) -> list[pytest.Item]:
+        return [
+            JitDiffItem.from_parent(self, name=ITEM_NAME, target=self.target, binding=self.binding)
+        ]
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return _location(self.target, self.path, self.binding)
 
 
 class JitDiffItem(pytest.Item):
@@ -174,12 +212,17 @@ class JitDiffItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        func = getattr(self.target, "py_func", self.target)
-        try:
-            path, line = inspect.getsourcefile(func), inspect.getsourcelines(func)[1] - 1
-        except (OSError, TypeError):
-            return self.path, None, self.name
-        return path or self.path, line, self.name
+        return _location(self.target, self.path, f"{self.binding}::{self.name}")
+
+
+def _location(target: Any, default: Any, name: str) -> tuple[Any, int | None, str]:
+    """Where the user's function is (file, 0-based line) and the name the report heads with."""
+    func = getattr(target, "py_func", target)
+    try:
+        path, line = inspect.getsourcefile(func), inspect.getsourcelines(func)[1] - 1
+    except (OSError, TypeError):
+        return default, None, name
+    return path or default, line, name
 
 
 class JitcheckUsageError(Exception):

@@ -23,7 +23,7 @@ import shlex
 import signal
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +31,7 @@ import hypothesis
 import pytest
 from hypothesis import HealthCheck, Phase, given, reject, reproduce_failure, seed, settings
 from hypothesis import strategies as st
+from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Unsatisfiable
 
 from jitcheck.compare import (
@@ -170,9 +171,10 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
         _check_example(spec, executor, stats, spec.plan.call_args(values))
 
     check.__name__ = check.__qualname__ = spec.name
-    # Hypothesis keys its database by the test's source, identical for every function here;
-    # its pytest plugin adds this digest to tell parametrized cases apart, and so do we.
-    check._hypothesis_internal_add_digest = spec.key.encode()  # type: ignore[attr-defined]
+    # Hypothesis keys its database by the test's source, identical for every function here:
+    # each function gets its own key space in the profile's database instead
+    database = settings().database
+    keyed = None if database is None else KeyedDatabase(database, spec.key.encode())
     if not settings().derandomize:
         # a seed of our own where Hypothesis would pick one at random, so the report says it
         stats.hypothesis["seed"] = random.getrandbits(64)
@@ -186,6 +188,7 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
             deadline=None,  # the first call of each mode compiles
             report_multiple_bugs=False,
             print_blob=True,  # the replay blob goes to the report and the rerun command
+            database=keyed,
             # the explain phase points at lines that ran only for failing examples: in
             # jitcheck's comparison code, not in the kernel; the message says it better
             phases=[p for p in settings().phases if p is not Phase.explain],
@@ -214,6 +217,29 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     rejected = sum(stats.rejected.values())
     if rejected > spec.max_rejected * (rejected + stats.examples):
         raise VacuousCheck(_rejected_message(spec, stats, rejected))
+
+
+class KeyedDatabase(ExampleDatabase):
+    """The profile's example database, with every key prefixed by one function's key, so
+    examples saved for one checked function are replayed for that function only (the test
+    function Hypothesis sees is the same for all of them)."""
+
+    def __init__(self, inner: ExampleDatabase, prefix: bytes) -> None:
+        super().__init__()
+        self.inner = inner
+        self.prefix = prefix + b"\0"
+
+    def save(self, key: bytes, value: bytes) -> None:
+        self.inner.save(self.prefix + key, value)
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        return self.inner.fetch(self.prefix + key)
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        self.inner.delete(self.prefix + key, value)
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        self.inner.move(self.prefix + src, self.prefix + dest, value)
 
 
 _BLOB = re.compile(r"@reproduce_failure\('[^']*', b'([^']*)'\)")

@@ -174,9 +174,16 @@ class LocalExecutor:
         """Each mode's compile statistics for the first signature it compiled."""
         return dict(self._first_stats)
 
-    def bench(self, args: tuple[Any, ...], options: BenchOptions, name: str) -> dict[str, Any]:
+    def bench(
+        self,
+        args: tuple[Any, ...],
+        options: BenchOptions,
+        name: str,
+        sink: Callable[[Any], None] | None = None,
+    ) -> dict[str, Any]:
         """Time Python and every mode on copies of `args` (see `jitcheck.bench`); `name`
-        prefixes the benchmarks' names (`<name>[python]`, `<name>[O3]`).
+        prefixes the benchmarks' names (`<name>[python]`, `<name>[O3]`); `sink` receives
+        pytest-benchmark's records (`time_call`).
 
         Each mode is timed on a new dispatcher, so its compile statistics are those of the
         timed signature, and whether the cache served it is that run's truth. The first call
@@ -187,7 +194,9 @@ class LocalExecutor:
         if python.raised:
             reason = f"the timing input raised in Python: {python.describe()}"
             return {"error": f"{reason}; give @jitcheck(bench_args=...)"}
-        timing = {"python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options)}
+        timing = {
+            "python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options, sink)
+        }
         compile_stats: dict[str, Any] = {}
         errors: dict[str, str] = {}
         outcomes = {"python": python}
@@ -199,7 +208,7 @@ class LocalExecutor:
                 errors[label] = first.describe()
                 continue
             compile_stats[label] = fresh.stats().as_dict()
-            timing[label] = time_call(fresh, fresh_copy(args), f"{name}[{label}]", options)
+            timing[label] = time_call(fresh, fresh_copy(args), f"{name}[{label}]", options, sink)
         speedups = {
             label: speedup(timing["python"], t) for label, t in timing.items() if label != "python"
         }

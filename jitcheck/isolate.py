@@ -69,7 +69,10 @@ class IsolatedExecutor:
             return {}
         return self._request(("compile_stats",), self._timeout)[1]
 
-    def bench(self, args: tuple[Any, ...], options: BenchOptions, name: str) -> dict[str, Any]:
+    def bench(
+        self, args: tuple[Any, ...], options: BenchOptions, name: str, sink: Any = None
+    ) -> dict[str, Any]:
+        """Time in the child; `sink` is ignored (pytest-benchmark's records stay there)."""
         request = ("bench", pack(args), options, name)
         return self._request(request, self._timeout * BENCH_TIMEOUT_FACTOR)[1]
 

@@ -253,7 +253,7 @@ class _SessionReporter:
         record = getattr(report, "jitcheck", None)
         if record is not None:
             state.results[report.nodeid] = record
-        elif report.failed and report.nodeid.endswith("[jit-diff]"):
+        elif report.failed and report.nodeid.endswith("::jit-diff"):
             # an xdist worker died running it: no record came, but the item must show
             reason = f"the worker running it crashed: {first_line(str(report.longrepr))}"
             state.results.setdefault(report.nodeid, empty_result(report.nodeid, "error", reason))

@@ -39,10 +39,10 @@ class FunctionResult:
 
 def empty_result(nodeid: str, outcome: str, reason: str) -> dict[str, Any]:
     """A record for an item whose own record never arrived (its xdist worker crashed). The
-    name is guessed from the node id: `pkg/mod.py::f[jit-diff]` is `pkg.mod.f`."""
+    name is guessed from the node id: `pkg/mod.py::f::jit-diff` is `pkg.mod.f`."""
     path, _, item = nodeid.partition("::")
     module = path.removesuffix(".py").replace("/", ".")
-    function = item.removesuffix("[jit-diff]")
+    function = item.removesuffix("::jit-diff")
     result = FunctionResult(f"{module}.{function}", nodeid, module, function, outcome, reason)
     return result.as_dict()
 

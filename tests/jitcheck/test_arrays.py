@@ -51,7 +51,7 @@ layout = fake(_layout, _layout)
 at = fake(_at, _at, unchecked=_at_unchecked)
 
 
-def test_layouts_reached_the_calls_in_private_copies():  # runs after layout[jit-diff]
+def test_layouts_reached_the_calls_in_private_copies():  # runs after layout::jit-diff
     assert len(RECEIVED) >= 120  # 60 examples, Python and one mode each
     assert any(not (a.flags.c_contiguous or a.flags.f_contiguous) for a in RECEIVED)
     assert any(a.flags.f_contiguous and not a.flags.c_contiguous for a in RECEIVED)

@@ -64,10 +64,10 @@ def test_a_crash_or_hang_fails_its_function_and_the_session_goes_on(
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines(
         [
-            "*_ crashes?jit-diff? _*",
+            "*_ crashes::jit-diff _*",
             "compiled code crashed the process (SIGSEGV) in mode O3 on",
             "  crashes(x=*)",
-            "*_ hangs?jit-diff? _*",
+            "*_ hangs::jit-diff _*",
             "compiled code did not return within 2 s in mode O3 on",
             "  hangs(x=*)",
         ]

@@ -165,10 +165,10 @@ def test_discovery_collects_each_function_once(pytester: pytest.Pytester) -> Non
     result = pytester.runpytest_inprocess(
         "--collect-only", "-q", "--jit-diff", "--jit-diff-module=kernels"
     )
-    items = [line for line in result.outlines if line.endswith("[jit-diff]")]
-    expected = [f"kernels.py::k{i}[jit-diff]" for i in range(12)]
-    expected += ["test_a.py::own_test_a[jit-diff]", "test_b.py::own_test_b[jit-diff]"]
-    assert sorted(items) == sorted([*expected, "test_kernels.py::collected[jit-diff]"])
+    items = [line for line in result.outlines if line.endswith("::jit-diff")]
+    expected = [f"kernels.py::k{i}::jit-diff" for i in range(12)]
+    expected += ["test_a.py::own_test_a::jit-diff", "test_b.py::own_test_b::jit-diff"]
+    assert sorted(items) == sorted([*expected, "test_kernels.py::collected::jit-diff"])
 
 
 def test_without_jit_diff_only_jitcheck_functions_are_collected(pytester: pytest.Pytester) -> None:

@@ -50,16 +50,13 @@ def _timed_run(pytester: pytest.Pytester, *args: str) -> tuple[pytest.RunResult,
 
 
 def _scaled(report: dict[str, Any], factor: float, path: Path) -> Path:
-    """A copy of `report` with every speedup multiplied by `factor` (Python's times, raw
-    samples included, scaled to match; compiled times unchanged), as a baseline file."""
+    """A copy of `report` with every speedup multiplied by `factor`, as a baseline file.
+    Compiled timings are dropped, so only speedups are compared (by their factor: compiled
+    times of two runs on a loaded machine would add noise these tests are not about)."""
     baseline = copy.deepcopy(report)
     for fn in baseline["functions"].values():
         fn["speedup"] = {m: s * factor for m, s in fn["speedup"].items() if s}
-        stats = (fn["timing"].get("python") or {}).get("stats", {})
-        for key in ("min", "data"):
-            if key in stats:
-                value = stats[key]
-                stats[key] = [v * factor for v in value] if key == "data" else value * factor
+        fn["timing"] = {k: t for k, t in fn["timing"].items() if k == "python"}
     path.write_text(json.dumps(baseline))
     return path
 
@@ -77,7 +74,7 @@ def test_the_json_report_follows_its_schema_and_holds_timings(pytester: pytest.P
     assert loop["modes"] == ["O3", "O0"] and loop["bench_input"] == "loop_sum(n=1000)"
     assert set(loop["timing"]) == {"python", "O3", "O0"}
     python, o3 = loop["timing"]["python"], loop["timing"]["O3"]
-    assert python["fullname"].endswith("loop_sum[jit-diff][python]")
+    assert python["fullname"].endswith("loop_sum::jit-diff[python]")
     assert o3["stats"]["rounds"] >= 2 and o3["stats"]["iterations"] >= 1
     assert loop["speedup"]["O3"] == pytest.approx(python["stats"]["min"] / o3["stats"]["min"])
     assert list(loop["compile"]["O3"]["stages"]) == list(STAGES)
@@ -161,8 +158,8 @@ def test_a_fallen_speedup_fails_the_run_and_says_by_how_much(pytester: pytest.Py
     result.assert_outcomes(passed=2, skipped=1)
     result.stdout.fnmatch_lines(
         [
-            f"timings against baseline {higher} (8 compared, threshold 10%, significance p < *):",
-            "  REGRESSION test_timed.*: speedup *x -> *x (-99.*%, p=*)",
+            f"timings against baseline {higher} (4 compared, threshold 10%, significance p < *):",
+            "  REGRESSION test_timed.*: speedup *x -> *x (-99.*%)",
             "FAILED: 4 timing(s) worse by more than 10%",
         ]
     )
@@ -203,7 +200,7 @@ def test_the_compare_command_prints_the_same_and_sets_the_exit_code(
     higher = _scaled(report, 1.5, pytester.path / "higher.json")
     assert main(["compare", str(higher), str(same), "--max-regression", "20"]) == 1
     out = capsys.readouterr().out
-    assert "REGRESSION test_timed.loop_sum [O3]: speedup" in out and "(-33.3%, p=" in out
+    assert "REGRESSION test_timed.loop_sum [O3]: speedup" in out and "(-33.3%)" in out
     assert main(["compare", str(higher), str(same), "--max-regression", "50%"]) == 0
     capsys.readouterr()
     assert main(["compare", str(same), "missing.json"]) == 2
