@@ -12,7 +12,9 @@ from jitcheck import jitcheck
 from jitcore import Array, jit
 
 
-@jitcheck(n=st.integers(1, 2000))
+# Finite bounds: beyond them sin(inf) and exp(-x) raise in Python and compiled code alike, on
+# about half of all examples over the whole float line (a check that proves little).
+@jitcheck(a=st.floats(-700, 700), b=st.floats(-700, 700), n=st.integers(1, 2000))
 @jit
 def integrate(a: float, b: float, n: int) -> float:
     """Midpoint rule for the integral of sin(x) * exp(-x) over [a, b]."""
