@@ -158,7 +158,7 @@ def out_of_domain_result(value: Any) -> str | None:
 
 def out_of_domain_error(python: Outcome, compiled: Outcome) -> str | None:
     """Why a compiled error is documented semantics rather than a difference, or None."""
-    if not compiled.raised or python.error_type is compiled.error_type:
+    if not compiled.raised or same_error_type(python.error_type, compiled.error_type):
         return None
     for error, message, reason, python_may_raise in DOCUMENTED_ERRORS:
         if (
@@ -210,7 +210,7 @@ def compare_outcomes(
     Call `out_of_domain_error` first: this function treats every other difference as one.
     """
     if python.raised or compiled.raised:
-        if python.error_type is compiled.error_type:
+        if same_error_type(python.error_type, compiled.error_type):
             return None
         return Difference("outcome", python.describe(), compiled.describe(), "different outcome")
     diff = first_difference(python.value, compiled.value, tol)
@@ -222,6 +222,21 @@ def compare_outcomes(
         if diff is not None:
             return diff
     return None
+
+
+def same_error_type(python: type | None, compiled: type | None) -> bool:
+    """Whether two calls raised the same exception type. NumPy raises private subclasses of
+    built-in exceptions (`_ArrayMemoryError` is a MemoryError with NumPy's message);
+    compiled code raises the built-in type they specialize, which counts as the same."""
+    if python is compiled:
+        return True
+    return (
+        python is not None
+        and compiled is not None
+        and compiled.__module__ == "builtins"
+        and python.__module__.split(".")[0] == "numpy"
+        and issubclass(python, compiled)
+    )
 
 
 def first_difference(

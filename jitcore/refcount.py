@@ -5,9 +5,9 @@ instructions it finds here, nothing more).
 Every SSA value that holds arrays (an array, or a tuple holding arrays) owns one reference to
 each array's runtime block. A value that comes from a fresh allocation (`makearray` with
 `fresh`) or from a kernel call owns the reference it was made with; a value that shares another
-value's arrays (a view `makearray`, `extract`, `extractdyn`, `select`, `tuple`) gets an `incref`
-right after its definition; array arguments are increfed on entry. Then this pass releases each
-reference exactly once on every path:
+value's arrays (a view `makearray`, `extract`, `extractdyn`, `select`, `tuple`, `cast`) gets an
+`incref` right after its definition; array arguments are increfed on entry. Then this pass
+releases each reference exactly once on every path:
 
 * after the value's last use in a block where it is not live afterwards;
 * on a control-flow edge where it is live before but not after (a loop exit, a `raise`);
@@ -130,7 +130,9 @@ def _shares_arrays(instr: ir.Instr) -> bool:
         return False
     if isinstance(instr, ir.MakeArray):
         return not instr.fresh
-    return isinstance(instr, ir.Extract | ir.ExtractDynamic | ir.Select | ir.MakeTuple)
+    # A cast of arrays (a tuple's `bool` item widened to `i64`, an array's layout relaxed to
+    # `A`) is the same arrays under another type: a value of its own, with its own reference.
+    return isinstance(instr, ir.Extract | ir.ExtractDynamic | ir.Select | ir.MakeTuple | ir.Cast)
 
 
 def _increfs_of_arguments(fn: ir.Function) -> None:

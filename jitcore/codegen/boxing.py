@@ -83,23 +83,22 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
         obj = b.load(b.gep(args_ptr, [I64(i)], source_etype=PTR), typ=PTR)
         objects.append(obj)
         values.append(_unbox(b, api, obj, arg.type, fail))  # type: ignore[arg-type]
-    # An array argument that may come back inside the result gets a runtime block that keeps
-    # its Python object alive; otherwise arguments are borrowed (null block), which is free.
-    wrapped: list[tuple[ll.Value, T.Type]] = []
+    # An array argument that may come back inside the result (also one inside a tuple
+    # argument) gets a runtime block that keeps its Python object alive; otherwise arguments
+    # are borrowed (null block), which is free.
+    wrapped: list[ll.Value] = []
     if T.contains_array(fn.return_type):
-        wrap = declare_function(module, nrt.WRAP, PTR, [PTR, PTR])
         for i, arg in enumerate(fn.args):
-            if isinstance(arg.type, T.Array):
-                block = b.call(wrap, [objects[i], b.extract_value(values[i], 1)])
-                values[i] = b.insert_value(values[i], block, 0)
-                wrapped.append((values[i], arg.type))
+            arg_t = arg.type
+            assert arg_t is not None
+            values[i] = _wrap_arrays(b, api, objects[i], values[i], arg_t, wrapped)
     ret_t = llvm_type(fn.return_type)  # type: ignore[arg-type]
     with b.goto_entry_block():
         slot = b.alloca(ret_t)
     status = b.call(kernel, [slot, *values])
     release = declare_function(module, nrt.RELEASE, VOID, [PTR])
-    for value, _t in wrapped:
-        nrt.emit_decref(b, b.extract_value(value, 0), release)
+    for block in wrapped:
+        nrt.emit_decref(b, block, release)
     raised = entry_fn.append_basic_block("raised")
     ok = entry_fn.append_basic_block("ok")
     b.cbranch(b.icmp_unsigned("!=", status, NULL), raised, ok)
@@ -113,6 +112,26 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
     b.ret(_box(b, api, result, fn.return_type, fn.python_result))  # type: ignore[arg-type]
     b.position_at_end(fail)
     b.ret(NULL)
+
+
+def _wrap_arrays(
+    b: ll.IRBuilder, api: _CAPI, obj: ll.Value, value: ll.Value, t: T.Type, out: list[ll.Value]
+) -> ll.Value:
+    """`value` (unboxed from `obj`) with each array's null block replaced by a runtime block
+    that keeps the array's Python object alive; the blocks are appended to `out`, to be
+    released after the call."""
+    if isinstance(t, T.Array):
+        wrap = declare_function(b.module, nrt.WRAP, PTR, [PTR, PTR])
+        block = b.call(wrap, [obj, b.extract_value(value, 1)])
+        out.append(block)
+        return b.insert_value(value, block, 0)
+    if isinstance(t, T.Tuple):
+        for i, item_t in enumerate(t.items):
+            if T.contains_array(item_t):
+                item_obj = b.call(api.PyTuple_GetItem, [obj, I64(i)])
+                item = _wrap_arrays(b, api, item_obj, b.extract_value(value, i), item_t, out)
+                value = b.insert_value(value, item, i)
+    return value
 
 
 # Offsets into NumPy's PyArrayObject (stable across NumPy 1.x and 2.x).

@@ -226,6 +226,11 @@ class KernelGen:
             for i, (s, d) in enumerate(zip(src.items, dst.items)):
                 agg = b.insert_value(agg, self.cast(b.extract_value(x, i), s, d, ""), i)
             return agg
+        if isinstance(src, T.Array) and isinstance(dst, T.Array):
+            # an array of a known layout joined with others (a phi, a return): every array
+            # value stores its strides, so the value is already one of layout A
+            assert (src.dtype, src.ndim, dst.layout) == (dst.dtype, dst.ndim, "A"), (src, dst)
+            return x
         assert isinstance(src, T.Scalar) and isinstance(dst, T.Scalar), (src, dst)
         lt = llvm_type(dst)
         if dst.is_complex:

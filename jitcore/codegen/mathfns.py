@@ -64,8 +64,11 @@ LIBM = frozenset(
     }
 )
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})
+# `smul_overflows(a, b)`: whether the signed product `a * b` overflows its type (a bool);
+# allocation sizes are checked with it.
+OVERFLOW_CHECKS = frozenset({"smul_overflows"})
 # Every name an `Intrinsic` may carry (`frem`: the C remainder of floats, `fmod`).
-MATH_FUNCTIONS = LLVM_INTRINSICS | LIBM | INTEGER_HELPERS | {"frem"}
+MATH_FUNCTIONS = LLVM_INTRINSICS | LIBM | INTEGER_HELPERS | OVERFLOW_CHECKS | {"frem"}
 
 
 def emit_math(
@@ -96,6 +99,11 @@ def emit_math(
         return b.call(callee, args, name=name)
     if fn == "frem":
         return b.frem(args[0], args[1], name=name)
+    if fn == "smul_overflows":
+        it = args[0].type
+        fnty = ll.FunctionType(ll.LiteralStructType([it, I1]), [it, it])
+        callee = module.declare_intrinsic("llvm.smul.with.overflow", [it], fnty)
+        return b.extract_value(b.call(callee, args), 1, name=name)
     if fn in INTEGER_HELPERS:
         t = arg_types[0]
         signed = isinstance(t, T.Scalar) and t.is_signed

@@ -336,6 +336,66 @@ def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Valu
     return b.phi(joined, {copy_end: copied, same_end: alias})
 
 
+def may_overlap_itself(b: LowBuilder, a: ir.Value) -> ir.Value:
+    """Whether two elements of `a` may share memory (a stride of 0, `as_strided` views).
+
+    C- and F-ordered arrays never do. Otherwise `a` surely does not when each axis k of
+    length > 1 strides past everything the axes with no larger strides can reach:
+    `|stride_k| >= itemsize + sum |stride_j| * (shape_j - 1)` over those axes j != k (in
+    increasing order of stride, addresses are then digits of a mixed-radix number). The
+    test may answer yes for an array that does not overlap; it never answers no for one
+    that does."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.layout != "A":
+        return ir.Const(False, type=T.BOOL)
+    shapes, strides = shapes_of(b, a), strides_of(b, a)
+    sizes = [
+        b.select(b.cmp("lt", st, i64(0)), b.emit(ir.UnaryOp("neg", st, type=T.I64)), st)
+        for st in strides
+    ]
+    extents = [b.binop("mul", size, b.binop("sub", n, i64(1))) for size, n in zip(sizes, shapes)]
+    overlap: ir.Value = ir.Const(False, type=T.BOOL)
+    for k in range(t.ndim):
+        reach: ir.Value = i64(itemsize(t))
+        for j in range(t.ndim):
+            if j != k:
+                below = b.cmp("le", sizes[j], sizes[k])
+                reach = b.binop("add", reach, b.select(below, extents[j], i64(0)))
+        clash = b.and_(b.cmp("gt", shapes[k], i64(1)), b.cmp("lt", sizes[k], reach))
+        overlap = b.or_(overlap, clash)
+    for n in shapes:  # an empty array has no elements to share
+        overlap = b.and_(overlap, b.cmp("ne", n, i64(0)))
+    return overlap
+
+
+def snapshot_if_overlapping_itself(b: LowBuilder, a: ir.Value) -> ir.Value:
+    """`a`, or a fresh copy of it when its elements may share memory (`may_overlap_itself`):
+    the operand an in-place update reads, so that, as in NumPy, every element is read before
+    any is written (`a += 1` on a stride-0 view adds 1 once). A new reference either way,
+    typed as `copy_if_overlapping` types its result."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.layout != "A":
+        return make_view(b, a, t, data_of(b, a), shapes_of(b, a), strides_of(b, a))
+    overlap = may_overlap_itself(b, a)
+    copy_b, same_b, join = b.new_block("snapshot"), b.new_block("nosnapshot"), b.new_block("read")
+    b.branch(overlap, copy_b, same_b)
+    b.position(copy_b)
+    copied = copy_array(b, a)
+    copied = make_view(
+        b, copied, t, data_of(b, copied), shapes_of(b, copied), strides_of(b, copied)
+    )
+    copy_end = b.block
+    b.jump(join)
+    b.position(same_b)
+    alias = make_view(b, a, t, data_of(b, a), shapes_of(b, a), strides_of(b, a))
+    same_end = b.block
+    b.jump(join)
+    b.position(join)
+    return b.phi(t, {copy_end: copied, same_end: alias})
+
+
 def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
     """[low, high) byte addresses an array can touch (as integers)."""
     t = a.type
@@ -660,38 +720,73 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
         zero = ir.Const(0, type=work)
         b.raise_if(b.cmp("eq", step, zero), ZeroDivisionError, "arange step cannot be zero")
-        if work == T.F64:
-            count = b.intrinsic("ceil", [b.binop("div", b.binop("sub", stop, start), step)], T.F64)
-            count = b.select(
-                b.cmp("gt", count, ir.Const(0.0, type=T.F64)), count, ir.Const(0.0, type=T.F64)
-            )
-            n = b.cast(count, T.I64)
-        else:
-            diff = b.binop("sub", stop, start)  # ceil(diff / step), any signs
-            # (a step of -1 divides by negating: INT_MIN / -1 would trap)
-            minus_one = b.cmp("eq", step, i64(-1))
-            q = b.select(
-                minus_one,
-                b.emit(ir.UnaryOp("neg", diff, type=T.I64)),
-                b.binop("tdiv", diff, b.select(minus_one, i64(1), step)),
-            )
-            r = b.binop("sub", diff, b.binop("mul", q, step))
-            same_sign = b.cmp("eq", b.cmp("gt", r, i64(0)), b.cmp("gt", step, i64(0)))
-            q = b.select(b.and_(b.cmp("ne", r, i64(0)), same_sign), b.binop("add", q, i64(1)), q)
-            n = b.select(b.cmp("gt", q, i64(0)), q, i64(0))
+        n = (_arange_length_f64 if work == T.F64 else _arange_length_i64)(b, start, stop, step)
         out = allocate(b, dtype, [n], "C")
         data = data_of(b, out)
+        # NumPy writes `start` and `start + step` in the result's dtype and fills the rest
+        # with `first + i * (second - first)` (its dtype's `fill`), which rounds otherwise
+        # than `start + i * step` would; ints are computed in int64 and wrap when stored.
+        calc = dtype if dtype.is_float or dtype.is_complex else T.I64
+        first = b.cast(b.cast(start, dtype), calc)
+        second = b.cast(b.cast(b.binop("add", start, step), dtype), calc)
+        delta = b.binop("sub", second, first)
         loop = Loop(b, i64(0), n)
-        value = b.binop("add", start, b.binop("mul", b.cast(loop.index, work), step))
+        i = loop.index
+        later = b.binop("add", first, b.binop("mul", b.cast(i, calc), delta))
+        value = b.select(
+            b.cmp("eq", i, i64(0)), first, b.select(b.cmp("eq", i, i64(1)), second, later)
+        )
         store(
             b,
-            b.ptr_add(data, b.binop("mul", loop.index, i64(dtype.dtype.itemsize))),
+            b.ptr_add(data, b.binop("mul", i, i64(dtype.dtype.itemsize))),
             b.cast(value, dtype),
         )
         loop.finish()
         return out
 
     return Resolved((None,) * len(args), T.Array(dtype, 1, "C"), lower, kwargs={"dtype": None})
+
+
+def _f64(v: float) -> ir.Const:
+    return ir.Const(v, type=T.F64)
+
+
+def _arange_length(b: LowBuilder, diff: ir.Value, nonzero: ir.Value, step: ir.Value) -> ir.Value:
+    """The length of `np.arange` as NumPy computes it, from `diff = stop - start` and `step`
+    as float64 (`nonzero`: whether the exact difference is not 0): the ceiling of their ratio,
+    NaN is "cannot compute length" and a ceiling beyond int64 "Maximum allowed size exceeded"
+    (ValueErrors, whatever the sign); a ratio that underflows (or divides by an infinite
+    step) to +0 is one item, -0 none; exactly 2**63 passes NumPy's range check and converts
+    to INT64_MIN, so it gives an empty array there, and here."""
+    ratio = b.binop("div", diff, step)
+    ceil = b.intrinsic("ceil", [ratio], T.F64)
+    b.raise_if(b.isnan(ceil), ValueError, "arange: cannot compute length")
+    in_range = b.and_(b.cmp("ge", ceil, _f64(-(2.0**63))), b.cmp("le", ceil, _f64(2.0**63)))
+    b.raise_if(b.not_(in_range), ValueError, "Maximum allowed size exceeded")
+    usable = b.and_(b.cmp("gt", ceil, _f64(0.0)), b.cmp("lt", ceil, _f64(2.0**63)))
+    n = b.cast(b.select(usable, ceil, _f64(0.0)), T.I64)
+    underflow = b.and_(b.cmp("eq", ratio, _f64(0.0)), nonzero)
+    positive = b.cmp("eq", b.intrinsic("copysign", [_f64(1.0), ratio], T.F64), _f64(1.0))
+    return b.select(underflow, b.cast(positive, T.I64), n)
+
+
+def _arange_length_f64(b: LowBuilder, start: ir.Value, stop: ir.Value, step: ir.Value) -> ir.Value:
+    diff = b.binop("sub", stop, start)
+    return _arange_length(b, diff, b.cmp("ne", diff, _f64(0.0)), step)
+
+
+def _arange_length_i64(b: LowBuilder, start: ir.Value, stop: ir.Value, step: ir.Value) -> ir.Value:
+    """NumPy subtracts Python ints: the exact difference, which may need 65 bits, goes into
+    the float64 ratio."""
+    diff = b.binop("sub", stop, start)  # wraps when the difference needs 65 bits
+    sign_bits = b.binop("and", b.binop("xor", stop, start), b.binop("xor", stop, diff))
+    wrapped = b.cmp("lt", sign_bits, i64(0))
+    up = b.cmp("ge", stop, i64(0))  # when wrapped, the true difference is positive iff so
+    magnitude = b.cast(b.select(up, diff, b.emit(ir.UnaryOp("neg", diff, type=T.I64))), T.U64)
+    wide = b.cast(magnitude, T.F64)  # rounded once, from the exact magnitude
+    wide = b.select(up, wide, b.emit(ir.UnaryOp("neg", wide, type=T.F64)))
+    diff_f = b.select(wrapped, wide, b.cast(diff, T.F64))
+    return _arange_length(b, diff_f, b.cmp("ne", diff, i64(0)), b.cast(step, T.F64))
 
 
 @register_function(np.linspace, params="start: real, stop: real, num?: int, endpoint?: const")
@@ -719,17 +814,32 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
                 b.cmp("eq", divf, ir.Const(0.0, type=T.F64)), ir.Const(1.0, type=T.F64), divf
             ),
         )
-        out = allocate(b, T.F64, [n], "C")
+        # NumPy starts from `np.arange(0, num)`, whose length is NumPy's float computation
+        # (`_arange_length`: a `num` that rounds to 2**63 gives no items at all)
+        items = _arange_length(b, b.cast(n, T.F64), b.cmp("ne", n, i64(0)), _f64(1.0))
+        out = allocate(b, T.F64, [items], "C")
         data = data_of(b, out)
-        loop = Loop(b, i64(0), n)
-        value = b.binop("add", b.binop("mul", b.cast(loop.index, T.F64), step), start)
-        store(b, b.ptr_add(data, b.binop("mul", loop.index, i64(8))), value)
+        # a step that underflows to 0 (gh-5437) is applied as `i / div * delta`
+        tiny = b.and_(b.cmp("eq", step, _f64(0.0)), b.cmp("gt", div, i64(0)))
+        loop = Loop(b, i64(0), items)
+        i = b.cast(loop.index, T.F64)
+        scaled = b.select(
+            tiny, b.binop("mul", b.binop("div", i, divf), delta), b.binop("mul", i, step)
+        )
+        store(
+            b, b.ptr_add(data, b.binop("mul", loop.index, i64(8))), b.binop("add", scaled, start)
+        )
         loop.finish()
         if with_end:
             last = b.new_block("last")
             done = b.new_block("done")
             b.branch(b.cmp("gt", n, i64(1)), last, done)
             b.position(last)
+            b.raise_if(
+                b.cmp("eq", items, i64(0)),
+                IndexError,
+                "index -1 is out of bounds for axis 0 with size 0",
+            )
             store(b, b.ptr_add(data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))), stop)
             b.jump(done)
             b.position(done)

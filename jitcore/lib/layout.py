@@ -16,6 +16,10 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 
 Layout = Literal["C", "F", "A"]
+# NumPy's message when an array's size in bytes does not fit in its index type.
+TOO_BIG = (
+    "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size."
+)
 
 
 def itemsize(t: T.Array) -> int:
@@ -135,13 +139,25 @@ def make_view(
 def allocate(
     b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C"
 ) -> ir.Value:
-    """A new uninitialized array owning a fresh runtime block (MemoryError if none)."""
+    """A new uninitialized array owning a fresh runtime block (MemoryError if none).
+
+    The size is checked as NumPy checks it, dimension by dimension: a negative one is a
+    ValueError, and so is a product of the non-zero ones and the item size beyond int64
+    ("array is too big"), even when another dimension is 0; no wrapped size is allocated."""
     shapes = [b.cast(s, T.I64) for s in shapes]
+    checked: ir.Value = i64(dtype.dtype.itemsize)  # item size times the non-zero dimensions
+    empty: ir.Value | None = None  # whether some dimension is 0
     for s in shapes:
         b.raise_if(b.cmp("lt", s, i64(0)), ValueError, "negative dimensions are not allowed")
-    nbytes: ir.Value = i64(dtype.dtype.itemsize)
-    for s in shapes:
-        nbytes = b.binop("mul", nbytes, s)
+        factor = s
+        if len(shapes) > 1:  # (a lone dimension of 0 makes 0 bytes by itself)
+            is_zero = b.cmp("eq", s, i64(0))
+            factor = b.select(is_zero, i64(1), s)
+            empty = is_zero if empty is None else b.or_(empty, is_zero)
+        too_big = b.intrinsic("smul_overflows", [checked, factor], T.BOOL)
+        b.raise_if(too_big, ValueError, TOO_BIG)
+        checked = b.binop("mul", checked, factor)
+    nbytes = checked if empty is None else b.select(empty, i64(0), checked)
     block = b.emit(ir.Alloc(nbytes, type=T.PTR))
     b.raise_if(
         b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"

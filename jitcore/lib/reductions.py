@@ -134,8 +134,14 @@ def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved
         resolved = _call("reduce_rows", [rows_t, out_t, T.I64])
         op = _ROW_OPS[name]
 
+    empty_error = _EMPTY_REDUCTION.get(name)
+
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         a = v[0]
+        if empty_error is not None:  # no identity: an empty reduced axis is an error in NumPy,
+            # even when there is nothing to reduce (no rows)
+            length = A.shape_of(b, a, axis)
+            b.raise_if(b.cmp("eq", length, i64(0)), ValueError, empty_error)
         if axis == 0:  # reduce columns: rows of the transpose
             shapes = A.shapes_of(b, a)
             strides = A.strides_of(b, a)
@@ -149,6 +155,14 @@ def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved
 
     return Resolved((None, None), out_t, lower, kwargs={"axis": None})
 
+
+# NumPy's errors for reductions without an identity over an empty axis.
+_EMPTY_REDUCTION = {
+    "min": "zero-size array to reduction operation minimum which has no identity",
+    "max": "zero-size array to reduction operation maximum which has no identity",
+    "argmin": "attempt to get argmin of an empty sequence",
+    "argmax": "attempt to get argmax of an empty sequence",
+}
 
 _REDUCTION_NOTES = {
     "sum": "NumPy's pairwise summation",

@@ -40,6 +40,8 @@ EXPORTS = (
     PYTHON_MODE,
 )
 
+HEADER_BYTES = 32 + 64  # the block header, and room to align the data to 64 bytes
+HEADER_MAX = (1 << 63) - 1 - HEADER_BYTES  # the largest `nbytes` whose total fits in int64
 HUGE_THRESHOLD = 4 << 20  # NumPy advises huge pages from 4 MiB
 HUGE_ALIGN = 2 << 20
 MADV_HUGEPAGE = 14
@@ -79,7 +81,8 @@ def _bump(b: ll.IRBuilder, module: ll.Module, name: str, delta: ll.Value) -> Non
 
 
 def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
-    """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted.
+    """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted (or
+    `nbytes` is negative, or too large to add the header to: nothing wraps).
 
     One malloc holds the block header and, 64-byte aligned after it (cache lines, AVX-512),
     the data: one allocation and one free per array. malloc's own reuse of freed large chunks
@@ -87,9 +90,12 @@ def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
     fn = ll.Function(module, ll.FunctionType(PTR, [I64]), name=ALLOC)
     nbytes = fn.args[0]
     b = ll.IRBuilder(fn.append_basic_block("entry"))
-    total = b.add(nbytes, I64(32 + 64))
-    block = b.call(malloc, [total])
     fail = fn.append_basic_block("fail")
+    sized = fn.append_basic_block("sized")
+    b.cbranch(b.icmp_unsigned(">", nbytes, I64(HEADER_MAX)), fail, sized)
+    b.position_at_end(sized)
+    total = b.add(nbytes, I64(HEADER_BYTES))
+    block = b.call(malloc, [total])
     have_block = fn.append_basic_block("have_block")
     b.cbranch(b.icmp_unsigned("==", block, NULL), fail, have_block)
     b.position_at_end(have_block)

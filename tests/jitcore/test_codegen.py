@@ -170,16 +170,28 @@ def test_the_cases_cover_every_low_ir_class_and_codegen_has_one_emitter_each() -
 @pytest.mark.parametrize("name", sorted(MATH_FUNCTIONS))
 def test_every_maths_intrinsic_name_has_code(name: str) -> None:
     arity = {"fma": 3, "powmod": 3}.get(name, 2 if name in _BINARY else 1)
-    t = T.I64 if name in {"ipow", "gcd", "powmod"} else T.F64
+    t = T.I64 if name in {"ipow", "gcd", "powmod", "smul_overflows"} else T.F64
+    result = T.BOOL if name == "smul_overflows" else t
 
     def build(b: LowBuilder, a: list[ir.Arg]) -> None:
         x = b.cast(a[1], t)
-        _finish(b, b.intrinsic(name, [x] * arity, t))
+        _finish(b, b.intrinsic(name, [x] * arity, result))
 
     _generate(build)
 
 
-_BINARY = {"copysign", "pow", "minnum", "maxnum", "hypot", "atan2", "frem", "ipow", "gcd"}
+_BINARY = {
+    "copysign",
+    "pow",
+    "minnum",
+    "maxnum",
+    "hypot",
+    "atan2",
+    "frem",
+    "ipow",
+    "gcd",
+    "smul_overflows",
+}
 
 
 def test_fastmath_flags_come_from_the_options() -> None:
