@@ -333,10 +333,16 @@ def fused_inputs(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return (rng.random(n), rng.random(n), rng.random(n))
 
 
-# np.dot sums in an order of its own (BLAS blocks and vectorizes). Timing takes the real
-# problem's shape (many samples, 10 features), which the coupled shapes would not give.
+# np.dot sums in an order of its own (BLAS blocks and vectorizes), so near overflow one order
+# reaches inf where another does not: elements stay well inside the float range. Timing takes
+# the real problem's shape (many samples, 10 features), which the coupled shapes would not give.
 @jitcheck(
-    rtol=1e-9, shapes="X:(n,d) Y:(n,) w:(d,)", bench_args=lambda: logreg_step_inputs(200_000)
+    rtol=1e-9,
+    shapes="X:(n,d) Y:(n,) w:(d,)",
+    X=st.floats(-1e6, 1e6),
+    Y=st.floats(-1e6, 1e6),
+    w=st.floats(-1e6, 1e6),
+    bench_args=lambda: logreg_step_inputs(200_000),
 )
 @jit
 def logreg_step(X: Matrix, Y: Vector, w: Vector) -> Vector:

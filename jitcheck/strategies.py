@@ -27,7 +27,7 @@ import inspect
 import math
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -80,6 +80,8 @@ class InputPlan:
     types: tuple[Mapping[str, T.Type], ...]
     source: str
     shapes: ShapeSpec | None = None  # coupled array shapes: alternatives draw whole dicts
+    # with `shapes`, a strategy given for a shaped array parameter draws its elements
+    elements: Mapping[str, st.SearchStrategy[Any]] = field(default_factory=dict)
 
     @property
     def joint(self) -> bool:
@@ -177,9 +179,11 @@ def coupled(
     shapes: ShapeSpec,
     types: Mapping[str, T.Type],
     others: Mapping[str, st.SearchStrategy[Any]],
+    elements: Mapping[str, st.SearchStrategy[Any]] | None = None,
 ) -> st.SearchStrategy[dict[str, Any]]:
     """Whole examples: the named dimensions drawn once, then each array of `shapes` with its
-    dimensions (dtype and layout from `types`), and every other parameter from `others`."""
+    dimensions (dtype and layout from `types`, elements from `elements` where given), and
+    every other parameter from `others`."""
     bounds = shapes.bounds(ARRAY_BUDGET)
     sizes = st.fixed_dictionaries({d: st.integers(0, b) for d, b in sorted(bounds.items())})
 
@@ -189,17 +193,19 @@ def coupled(
             t = types[name]
             assert isinstance(t, T.Array)
             shape = tuple(drawn[d] if isinstance(d, str) else d for d in dims)
-            parts[name] = _laid_out(t, shape)
+            parts[name] = _laid_out(t, shape, (elements or {}).get(name))
         return st.fixed_dictionaries(parts)
 
     return sizes.flatmap(arrays_for)
 
 
-def _laid_out(t: T.Array, shape: tuple[int, ...]) -> st.SearchStrategy[np.ndarray]:
+def _laid_out(
+    t: T.Array, shape: tuple[int, ...], elements: st.SearchStrategy[Any] | None = None
+) -> st.SearchStrategy[np.ndarray]:
     """Arrays of type `t` and exactly `shape`, in each layout `t` allows."""
     kinds = {"C": ("C",), "F": ("F",), "A": ("C", "F", "strided")}[t.layout]
     dt = np.dtype(t.dtype.dtype)
-    elems = elements_of(dt)
+    elems = elements if elements is not None else elements_of(dt)
     return st.sampled_from(kinds).flatmap(lambda kind: _arrays_of(dt, shape, kind, elems))
 
 
@@ -283,11 +289,15 @@ def derive_plan(
             f"@jitcheck gives strategies for {_names(unknown)}, but {func.__name__} has no "
             f"such parameter (it has {_names(p.name for p in params)})"
         )
-    both = set(strategies) & set(shapes.dims if shapes else ())
-    if both:
+    # with shapes, a strategy given for a shaped array draws its elements
+    elements = {n: s for n, s in strategies.items() if shapes is not None and n in shapes.dims}
+    bad = [n for n, s in elements.items() if not isinstance(s, st.SearchStrategy)]
+    if bad:
         raise Underivable(
-            f"@jitcheck gives both a strategy and a shape for {_names(both)}: give one"
+            f"@jitcheck gives {_names(bad)} a shape, so its strategy must draw the array's "
+            "elements (a Hypothesis strategy such as st.floats(-1e3, 1e3))"
         )
+    strategies = {n: s for n, s in strategies.items() if n not in elements}
     required = [p.name for p in params if p.default is inspect.Parameter.empty]
     rest = [p.name for p in params if p.name not in strategies]
     needed = [n for n in required if n not in strategies]
@@ -319,6 +329,7 @@ def derive_plan(
         types=tuple({n: t for n, t in types.items() if n in generated} for types in typed),
         source=_describe_source(strategies, source) + (f"; shapes {shapes}" if shapes else ""),
         shapes=shapes,
+        elements=elements,
     )
 
 
@@ -328,7 +339,7 @@ def example_strategy(plan: InputPlan, index: int) -> st.SearchStrategy[dict[str,
     if plan.shapes is None:
         return st.fixed_dictionaries(dict(strategies))
     others = {n: s for n, s in strategies.items() if n not in plan.shapes.dims}
-    return coupled(plan.shapes, plan.types[index], others)
+    return coupled(plan.shapes, plan.types[index], others, plan.elements)
 
 
 def _parameters(func: Callable[..., Any]) -> list[inspect.Parameter]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from jitcheck.decorator import ShapeSpec, config_from_kwargs
-from jitcheck.strategies import Underivable, coupled, derive_plan
+from jitcheck.strategies import Underivable, coupled, derive_plan, example_strategy
 from jitcore import Array, jit
 from jitcore.ir import types as T
 from tests.jitcheck.support import FAST_TIMING, function, run, write_module
@@ -123,12 +124,22 @@ def test_shapes_that_do_not_fit_the_function_say_why() -> None:
         derive_plan(f, {}, {}, ShapeSpec.parse("a:(n,)"))
     with pytest.raises(Underivable, match="of type f64"):
         derive_plan(f, {}, {}, ShapeSpec.parse("a:(n,m) x:(n,)"))
-    with pytest.raises(Underivable, match="both a strategy and a shape"):
+    with pytest.raises(Underivable, match="strategy must draw the array's elements"):
         derive_plan(f, {"a": object()}, {}, ShapeSpec.parse("a:(n,m)"))
 
 
+def test_with_shapes_a_strategy_for_an_array_draws_its_elements() -> None:
+    plan = derive_plan(jit(_f), {"a": st.just(7.5)}, {}, ShapeSpec.parse("a:(n,m)"))
+
+    @given(example_strategy(plan, 0))
+    @settings(max_examples=20, database=None)
+    def check(example: dict) -> None:
+        assert (example["a"] == 7.5).all()
+
+    check()
+
+
 TIMED_ONLY = """
-from hypothesis import strategies as st
 
 @jitcheck(a=st.just(0.0), b=st.just(0.0), bench_args=lambda: (3.0, 1.0))
 @jit
