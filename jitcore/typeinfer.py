@@ -443,6 +443,12 @@ class _Inference:
             t = self.type_of(block.terminator.value)  # type: ignore[union-attr]
             if t is None or isinstance(t, T.Bottom):
                 continue
+            if _holds_opaque(t):  # a module global array, a function: compile-time only
+                raise UnsupportedError(
+                    f"{self.fn.name} returns {t}, a compile-time object",
+                    loc=block.terminator.loc,  # type: ignore[union-attr]
+                    hint="return numbers, arrays made or passed in, or tuples of them",
+                )
             if result is None:
                 result = t
             else:
@@ -473,6 +479,12 @@ class _Inference:
                     tail,
                 )
             block.instrs.extend(tail)
+
+
+def _holds_opaque(t: T.Type) -> bool:
+    if isinstance(t, T.Tuple):
+        return any(_holds_opaque(item) for item in t.items)
+    return isinstance(t, T.Opaque)
 
 
 # Which parts of a value are Python numbers (True) rather than NumPy scalars or arrays

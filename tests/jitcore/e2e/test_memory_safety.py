@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from numpy.lib.stride_tricks import as_strided
 
-from jitcore import jit, machine_code, runtime
+from jitcore import UnsupportedError, jit, machine_code, runtime
 from jitcore.runtime import nrt
 from tests.jitcore.support import assert_same, assert_same_arrays
 
@@ -409,6 +409,22 @@ def test_item15_the_returned_array_keeps_the_argument_alive(opt: int) -> None:
         del view
         gc.collect()
         assert runtime.live_blocks() == blocks
+
+
+GLOBAL_ARRAY = np.arange(4.0)
+
+
+def returns_a_global_array(x):  # noqa: ANN001, ANN201
+    return GLOBAL_ARRAY
+
+
+def test_returning_a_compile_time_object_is_unsupported_not_an_internal_error() -> None:
+    """A module-level array is a compile-time constant: returning it (boxing has no run-time
+    value to hand back) is an UnsupportedError at the `return`, not an internal error."""
+    f = jit(returns_a_global_array, mode="compiled")
+    with pytest.raises(UnsupportedError, match="compile-time object") as caught:
+        f(1.0)
+    assert "return GLOBAL_ARRAY" in str(caught.value) and "hint:" in str(caught.value)
 
 
 # --- item 18: slice assignment of a scalar on any view ----------------------------------------
