@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 Signature = tuple[T.Type, ...]
 OwnerLookup = Callable[[str], "tuple[Dispatcher, Signature] | None"]
-CalleeCompiler = Callable[["Dispatcher", Signature], "str | None"]
+CalleeCompiler = Callable[["Dispatcher", Signature], str]
 
 locked = cache.locked
 Unusable = cache.Unusable
@@ -74,7 +74,7 @@ def load(
             loaded = compile_callee(target, parse_signature(callee["signature"]))
         except JitError:
             return None
-        if loaded is None or loaded != callee["symbol"] or not machine_code.is_linked(loaded):
+        if loaded != callee["symbol"] or not machine_code.is_linked(loaded):
             return None  # compiled afresh into this session's group: compile the caller too
     return pipeline.load_cached(
         entry.object_code,

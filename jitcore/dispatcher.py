@@ -79,7 +79,7 @@ class Dispatcher:
         # A class of its own, so that its `__call__` can become native code for this function.
         self.__class__ = type(type(self).__name__, (type(self),), {"__module__": __name__})
         self._dispatch_generations: list[object] = []
-        self._native_cases = -1  # tuple signatures the trampoline checks (-1: no trampoline)
+        self._tuple_cases: list[tuple[list[Any], int]] = []  # checked by generated code
         self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
         self._variants: dict[JitOptions, Dispatcher] = {}
         code = py_func.__code__
@@ -114,38 +114,40 @@ class Dispatcher:
         target = self._by_key.get(key)
         if target is None:
             with session.COMPILE_LOCK:  # one compile per signature, whatever the threads
-                target = self._by_key.get(key) or self._target_for(args, key)
-                self._install_native_dispatch()
+                target = self._by_key.get(key)
+                if target is None:
+                    target = self._target_for(args, key)
+                    self._install_native_dispatch(key, target)
         return target(*args)
 
-    def _install_native_dispatch(self) -> None:
-        """Give the dispatcher's class a native `__call__` for the compiled signatures
+    def _install_native_dispatch(self, key: tuple, target: Callable[..., Any]) -> None:
+        """Let the dispatcher's native `__call__` recognize the new signature `key`
         (DESIGN.md section 5).
 
-        Signatures without tuples go into the type table (`jitcore.typetable`), which the
+        A signature without tuples goes into the type table (`jitcore.typetable`), which the
         native trampoline probes: adding one writes memory and generates no code, and a call
         costs the same for every signature. A signature with tuple arguments is checked by
         generated code, item by item, for the first `NATIVE_CASES` of them (later ones come
         back to the Python-level lookup); only then is the trampoline generated again."""
         from jitcore import codegen, runtime
 
-        cases: list[tuple[list[Any], int]] = []
-        for key, target in self._by_key.items():
-            if not isinstance(target, Overload) or target.native is None:
-                continue
-            address = cast(machine_code.NativeFunction, target.keep_alive).address
-            words = typetable.key_words(cast(tuple, key))
-            if words is not None:
-                self._table.add(words, address)
-            elif len(cases) < NATIVE_CASES:
-                cases.append(([_arg_check(k) for k in cast(tuple, key)], address))
-        if len(self._table) == 0 and not cases or len(cases) == self._native_cases:
+        if not isinstance(target, Overload) or target.native is None:
+            return  # a Python fallback: the Python-level lookup serves it
+        address = cast(machine_code.NativeFunction, target.keep_alive).address
+        words = typetable.key_words(key)
+        has_trampoline = type(self).__call__ is not Dispatcher.__call__
+        if words is not None:
+            self._table.add(words, address)
+            if has_trampoline:
+                return
+        elif len(self._tuple_cases) < NATIVE_CASES:
+            self._tuple_cases.append(([_arg_check(k) for k in key], address))
+        else:
             return
-        self._native_cases = len(cases)
         name = f"dispatch.{self.serial}"
         table = codegen.TableRef(self._table.header_address, id(np.ndarray))
         module = codegen.generate_dispatcher(
-            name, self._nparams, cases, runtime.python_mode_flag_address(), table
+            name, self._nparams, self._tuple_cases, runtime.python_mode_flag_address(), table
         )
         native = machine_code.link_dispatcher(module, Dispatcher.__call__.__get__(self))
         # Keep every generation alive: the previous one may be on the C stack right now (it
@@ -395,7 +397,7 @@ class Dispatcher:
         """Forget every compiled specialization (the next call compiles again)."""
         self._overloads.clear()
         self._by_key.clear()
-        self._native_cases = -1
+        self._tuple_cases = []
         self._table = typetable.TypeTable(self._nparams)
         type(self).__call__ = Dispatcher.__call__  # type: ignore[method-assign]
         self._fallback_reason = None

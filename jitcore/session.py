@@ -124,13 +124,7 @@ def compile_signature(dispatcher: Dispatcher, sig: Signature) -> Overload:
             return existing
         overload = _compile(session, dispatcher, sig)
         if overload is None:
-            parsed = dispatcher.parsed()
-            raise TypingError(
-                f"cannot infer the return type of {dispatcher.py_func.__qualname__}: it "
-                "depends on a recursive call with no base case",
-                loc=parsed.loc(parsed.tree),
-                hint="add a non-recursive return path",
-            )
+            raise _no_base_case(dispatcher)
         return overload
 
 
@@ -139,11 +133,18 @@ def compile_for_inspection(dispatcher: Dispatcher, sig: Signature) -> pipeline.C
     with open_session() as session:
         record = _run_pipeline(session, dispatcher, sig, keep_text=True)
         if record is None:
-            raise TypingError(
-                f"cannot infer the return type of {dispatcher.py_func.__qualname__}",
-                hint="add a non-recursive return path",
-            )
+            raise _no_base_case(dispatcher)
         return record
+
+
+def _no_base_case(dispatcher: Dispatcher) -> TypingError:
+    parsed = dispatcher.parsed()
+    return TypingError(
+        f"cannot infer the return type of {dispatcher.py_func.__qualname__}: it depends on a "
+        "recursive call with no base case",
+        loc=parsed.loc(parsed.tree),
+        hint="add a non-recursive return path",
+    )
 
 
 def callee_return(dispatcher: Dispatcher, sig: Signature) -> tuple[T.Type, str]:
@@ -203,10 +204,9 @@ def _load_or_compile(
     return overload
 
 
-def _compile_callee(dispatcher: Dispatcher, sig: Signature) -> str | None:
-    """Load or compile a callee a cached entry links against; its symbol, or None."""
-    overload = compile_signature(dispatcher, sig)
-    return overload.symbol
+def _compile_callee(dispatcher: Dispatcher, sig: Signature) -> str:
+    """Load or compile a callee a cached entry links against; its symbol."""
+    return compile_signature(dispatcher, sig).symbol
 
 
 def compile_fresh(
