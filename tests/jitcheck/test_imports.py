@@ -10,14 +10,12 @@ whichever module happens to be imported first.
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from tests.import_graph import ROOT, find_cycle, import_alone
+
 PACKAGE = "jitcheck"
-ROOT = Path(__file__).resolve().parents[2]
 MODULES = sorted(
     PACKAGE if p.name == "__init__.py" else f"{PACKAGE}.{p.stem}"
     for p in (ROOT / PACKAGE).glob("*.py")
@@ -77,33 +75,6 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle as a path `[a, b, ..., a]`, or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == 1:
-                return path[path.index(nxt) :] + [nxt]
-            if nxt not in state:
-                cycle = visit(nxt)
-                if cycle:
-                    return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state:
-            cycle = visit(node)
-            if cycle:
-                return cycle
-    return None
-
-
 def test_no_import_cycle_in_jitcheck() -> None:
     graph = import_graph()
     assert "jitcheck.report" in graph and "jitcheck.html" in graph
@@ -130,11 +101,5 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
 
 @pytest.mark.parametrize("module", MODULES)
 def test_each_module_imports_alone(module: str) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", f"import {module}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    code, stderr = import_alone(module)
+    assert code == 0, stderr

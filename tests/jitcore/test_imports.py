@@ -4,12 +4,13 @@ other, directly or through others (deliberately lazy imports inside functions in
 from __future__ import annotations
 
 import ast
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from tests.import_graph import find_cycle, import_alone
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jitcore"
 
@@ -61,41 +62,13 @@ def _imported_modules(module: str, path: Path) -> set[str]:
     return found
 
 
-def import_cycles() -> list[list[str]]:
-    """Strongly connected components of more than one module (Tarjan's algorithm)."""
-    graph = {m: _imported_modules(m, p) for m, p in MODULES.items()}
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def connect(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        for w in sorted(graph[v]):
-            if w not in index:
-                connect(w)
-                low[v] = min(low[v], low[w])
-            elif w in stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            component = []
-            while True:
-                w = stack.pop()
-                component.append(w)
-                if w == v:
-                    break
-            if len(component) > 1:
-                cycles.append(sorted(component))
-
-    for v in sorted(graph):
-        if v not in index:
-            connect(v)
-    return cycles
+def import_graph() -> dict[str, set[str]]:
+    return {m: _imported_modules(m, p) for m, p in MODULES.items()}
 
 
 def test_no_import_cycle_in_jitcore() -> None:
-    assert import_cycles() == []
+    cycle = find_cycle(import_graph())
+    assert cycle is None, " -> ".join(cycle or [])
 
 
 def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -106,18 +79,12 @@ def test_the_cycle_finder_finds_a_cycle(monkeypatch: pytest.MonkeyPatch) -> None
         return real(module, path) | extra
 
     monkeypatch.setattr(sys.modules[__name__], "_imported_modules", with_back_edge)
-    assert any("jitcore.ir.types" in c and "jitcore.dispatcher" in c for c in import_cycles())
-
-
-def _import_alone(module: str) -> tuple[str, int, str]:
-    done = subprocess.run(
-        [sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120
-    )
-    return module, done.returncode, done.stderr[-2000:]
+    cycle = find_cycle(import_graph())
+    assert cycle is not None and {"jitcore.ir.types", "jitcore.dispatcher"} <= set(cycle)
 
 
 def test_every_module_imports_alone_in_a_fresh_process() -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(_import_alone, sorted(MODULES)))
+        results = list(pool.map(lambda m: (m, *import_alone(m)), sorted(MODULES)))
     failures = [f"{m}:\n{err}" for m, code, err in results if code != 0]
     assert not failures, "\n\n".join(failures)
