@@ -92,7 +92,7 @@ def _movable_past(instr: ir.Instr) -> bool:
     return False
 
 
-def _is_slice_constructor(instr: ir.Instr) -> bool:
+def _is_slice_constructor(instr: ir.Value) -> bool:
     return (
         isinstance(instr, ir.Call)
         and isinstance(instr.func, ir.Const)
