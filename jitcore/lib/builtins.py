@@ -10,7 +10,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.markers import check_bound, check_unpack, range_bounds, range_more
-from jitcore.lib import arrays, operators, scalar, ufuncs
+from jitcore.lib import arrays, containers, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
 
@@ -105,7 +105,7 @@ describe(
 # --- len, abs, min, max -------------------------------------------------------------------
 
 
-@register_function(len, params="x: tuple | array")
+@register_function(len, params="x: tuple | array | str | dict | set")
 def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("len", kwargs)
     if len(args) != 1:
@@ -115,6 +115,8 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return constant(len(t.items), T.I64)
     if isinstance(t, T.Array):
         return arrays.resolve_len(args[0])
+    if containers.is_runtime_type(t):
+        return containers.resolve_len(args[0])
     raise TypingError(f"object of type {t} has no len()")
 
 
