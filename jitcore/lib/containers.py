@@ -637,11 +637,11 @@ def resolve_compare(op: str, a: Operand, b: Operand) -> Resolved:
             same = _call(bld, "streq", None, v, T.BOOL)
             return same if op == "eq" else bld.not_(same)
 
-        return Resolved((None, None), T.BOOL, lower_eq, origin=True)
+        return Resolved((T.STR, T.STR), T.BOOL, lower_eq, origin=True)
 
     def lower_order(bld: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         sign = _call(bld, "strcmp", None, v, T.I64)
         return bld.cmp(op, sign, ir.Const(0, type=T.I64))
 
-    return Resolved((None, None), T.BOOL, lower_order, origin=True)
+    return Resolved((T.STR, T.STR), T.BOOL, lower_order, origin=True)
 
