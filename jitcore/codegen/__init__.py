@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
-from jitcore.codegen import rtdicts
 from jitcore.codegen.kernel import KernelGen
 from jitcore.codegen.typeprobe import TableRef
 from jitcore.ir import nodes as ir

@@ -48,8 +48,9 @@ def _raise_status(b: ll.IRBuilder, status: ll.Value, fail: ll.Block) -> None:
         b.branch(fail)
 
 
-def _helper_call(b: ll.IRBuilder, op: str, t: T.Type, args: list[ll.Value], ret: T.Type,
-                 fail: ll.Block) -> ll.Value:
+def _helper_call(
+    b: ll.IRBuilder, op: str, t: T.Type, args: list[ll.Value], ret: T.Type, fail: ll.Block
+) -> ll.Value:
     name = rtdicts.symbol(op, t)
     rtdicts.define_helper(b.module, name)
     fn = b.module.globals[name]
@@ -145,7 +146,9 @@ def holds_runtime_objects(t: T.Type) -> bool:
 def box_str(b: ll.IRBuilder, s: ll.Value) -> ll.Value:
     """A Python str for `s` (whose reference is consumed)."""
     decode = _capi(b.module, "PyUnicode_DecodeUTF8", PTR, [PTR, I64, PTR])
-    out = b.call(decode, [rtstrings.chars(b, s), rtstrings.load_field(b, s, rtstrings.NBYTES), NULL])
+    out = b.call(
+        decode, [rtstrings.chars(b, s), rtstrings.load_field(b, s, rtstrings.NBYTES), NULL]
+    )
     rtdicts.emit_ref(b, s, T.STR, False)
     return out
 

@@ -516,14 +516,17 @@ def _new(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     d = b.call(alloc, [I64(HEADER_BYTES)])
     with b.if_then(b.icmp_unsigned("==", d, NULL), likely=False):
         b.ret(descriptor(b.module, MemoryError, "cannot allocate a dict or set"))
-    b.store(ll.Constant(HEADER, [I64(0), I64(0), I64(0), I64(-1), NULL, NULL, NULL, NULL]),
-            S.block_data(b, d))
+    b.store(
+        ll.Constant(HEADER, [I64(0), I64(0), I64(0), I64(-1), NULL, NULL, NULL, NULL]),
+        S.block_data(b, d),
+    )
     b.store(d, fn.args[0])
     b.ret(NULL)
 
 
 @_op("setitem", lambda t: [t, *_kv(t)])
 def _setitem(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
+    assert isinstance(t, T.Dict)
     _, d, key, value = fn.args
     slot, h = _find(b, d, key, t)
     with b.if_then(b.icmp_signed(">=", slot, I64(0))):

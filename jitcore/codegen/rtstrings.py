@@ -193,7 +193,8 @@ def compare(module: ll.Module) -> ll.Function:
     c = b.sext(b.call(_memcmp(module), [chars(b, x), chars(b, y), n]), I64)
     diff = b.select(b.icmp_signed("!=", c, I64(0)), c, b.sub(nx, ny))
     sign = b.sub(
-        b.zext(b.icmp_signed(">", diff, I64(0)), I64), b.zext(b.icmp_signed("<", diff, I64(0)), I64)
+        b.zext(b.icmp_signed(">", diff, I64(0)), I64),
+        b.zext(b.icmp_signed("<", diff, I64(0)), I64),
     )
     b.ret(sign)
     return fn
@@ -237,7 +238,9 @@ def concat(module: ll.Module) -> ll.Function:
     memcpy(b, b.gep(dest, [nx], inbounds=True, source_etype=I8), chars(b, y), ny)
     b.store(I8(0), b.gep(dest, [n], inbounds=True, source_etype=I8))
     b.store(n, header_field(b, data, NBYTES))
-    b.store(b.add(load_field(b, x, NCHARS), load_field(b, y, NCHARS)), header_field(b, data, NCHARS))
+    b.store(
+        b.add(load_field(b, x, NCHARS), load_field(b, y, NCHARS)), header_field(b, data, NCHARS)
+    )
     b.store(b.call(_hash_bytes(module), [dest, n]), header_field(b, data, HASH))
     b.ret(block)
     return fn

@@ -34,4 +34,4 @@ def iterate(obj: object) -> Iterable:
 
 MARKERS = (dict_literal, set_literal, delitem, iterate)
 for _marker in MARKERS:
-    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[attr-defined]
+    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[union-attr]

@@ -32,7 +32,6 @@ from jitcore.lib.registry import (
     Resolved,
     call_kernel,
     constant,
-    describe,
     library_kernel,
     register_function,
     register_method,
@@ -48,7 +47,7 @@ def helper(op: str, t: T.Type | None = None) -> str:
     return f"{HELPER_PREFIX}{op}" if t is None else f"{HELPER_PREFIX}{op}:{t.name}"
 
 
-def is_runtime_type(t: T.Type) -> bool:
+def is_runtime_type(t: T.Type | None) -> bool:
     """Strings, dicts, sets and views: the types this module types operations of."""
     return isinstance(t, T.Str | T.Dict | T.Set | T.View)
 
@@ -67,7 +66,7 @@ def _call(b: LowBuilder, op: str, t: T.Type | None, args: list[ir.Value], ret: T
 
 def _header_i64(b: LowBuilder, v: ir.Value, offset: int) -> ir.Value:
     """The i64 at `offset` of a string's or container's runtime data (length fields)."""
-    data = b.emit(ir.BlockData(v, type=T.PTR))
+    data: ir.Value = b.emit(ir.BlockData(v, type=T.PTR))
     if offset:
         data = b.ptr_add(data, ir.Const(offset, type=T.I64))
     return b.emit(ir.Load(data, type=T.I64))
@@ -153,7 +152,11 @@ def _item_operand(target: T.Type, given: Operand, what: str) -> T.Type | None:
     if isinstance(target, T.Scalar) and isinstance(t, T.Scalar):
         if T.promote(t, target) == target or (given.is_const and t.is_int and target.is_int):
             return target
-    if isinstance(target, T.Tuple) and isinstance(t, T.Tuple) and len(t.items) == len(target.items):
+    if (
+        isinstance(target, T.Tuple)
+        and isinstance(t, T.Tuple)
+        and len(t.items) == len(target.items)
+    ):
         ok = all(
             _item_operand(x, Operand(y), what) is not None or x == y
             for x, y in zip(target.items, t.items)
@@ -248,7 +251,9 @@ def _dict_literal(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
     check_key_type(key)
     t = T.Dict(key, value)
     casts = tuple(
-        _item_operand(key if i % 2 == 0 else value, a, "dict keys" if i % 2 == 0 else "dict values")
+        _item_operand(
+            key if i % 2 == 0 else value, a, "dict keys" if i % 2 == 0 else "dict values"
+        )
         for i, a in enumerate(args)
     )
 
@@ -330,9 +335,7 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
         return _waiting(t, refines, T.NONE)
     key = _item_operand(t.key, index, "dict keys")
     val = _item_operand(t.value, value, "dict values")
-    return Resolved(
-        (None, key, val), T.NONE, lambda b, a, kw: _call(b, "setitem", t, a, T.NONE)
-    )
+    return Resolved((None, key, val), T.NONE, lambda b, a, kw: _call(b, "setitem", t, a, T.NONE))
 
 
 @register_function(markers.delitem)
@@ -344,9 +347,7 @@ def _delitem(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     if is_unrefined(t):
         return _waiting(t, None, T.NONE)
     cast_key = _item_operand(t.key, key, "dict keys")
-    return Resolved(
-        (None, cast_key), T.NONE, lambda b, a, kw: _call(b, "delitem", t, a, T.NONE)
-    )
+    return Resolved((None, cast_key), T.NONE, lambda b, a, kw: _call(b, "delitem", t, a, T.NONE))
 
 
 def resolve_contains(op: str, x: Operand, container: Operand) -> Resolved:
@@ -495,7 +496,9 @@ def _set_method(op: str, must_exist: bool = False):  # noqa: ANN202
         refines = _refined(t, key.type) if op == "add" else None
         if is_unrefined(t) or refines is not None:
             if op != "add" and not must_exist:
-                return Resolved((None, None), T.NONE, lambda b, a, kw: None)  # nothing stored
+                return Resolved(
+                    (None, None), T.NONE, lambda b, a, kw: ir.Const(None, type=T.NONE)
+                )  # nothing stored
             return _waiting(t, refines, T.NONE)
         k = _item_operand(t.key, key, "set items")
         return Resolved(
@@ -518,7 +521,7 @@ register_method(T.Set, "remove", params="item: const", notes="KeyError if absent
 def _view_item_type(t: T.View) -> T.Type:
     c = t.container
     if isinstance(c, T.Set) or t.kind == "keys":
-        return c.key  # type: ignore[union-attr]
+        return cast(T.Dict | T.Set, c).key
     assert isinstance(c, T.Dict)
     return c.value if t.kind == "values" else T.Tuple((c.key, c.value))
 
@@ -644,4 +647,3 @@ def resolve_compare(op: str, a: Operand, b: Operand) -> Resolved:
         return bld.cmp(op, sign, ir.Const(0, type=T.I64))
 
     return Resolved((T.STR, T.STR), T.BOOL, lower_order, origin=True)
-

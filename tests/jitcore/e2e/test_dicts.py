@@ -32,7 +32,9 @@ def test_counting_loop_matches_python(a: np.ndarray) -> None:
     assert list(got) == list(count(a))  # insertion order
 
 
-@given(a=hnp.arrays(np.float64, st.integers(0, 20), elements=st.sampled_from([0.0, -0.0, 1.5, -2.0])))
+@given(
+    a=hnp.arrays(np.float64, st.integers(0, 20), elements=st.sampled_from([0.0, -0.0, 1.5, -2.0]))
+)
 def test_float_keys_zero_and_negative_zero_are_one_key(a: np.ndarray) -> None:
     got = assert_same(count, a)
     assert [repr(float(k)) for k in got] == [repr(float(k)) for k in count(a)]
@@ -96,7 +98,7 @@ def test_missing_key_raises_key_error(d: dict, k: int) -> None:
 def literal_and_comprehension(n: int) -> tuple:
     d = {"a": 1.5, "b": 2.5}
     sq = {i: i * i for i in range(n) if i % 2 == 0}
-    names = {"k" + "x": n for _ in range(2)}
+    names = {("k", j % 2): n for j in range(3)}
     return d, sq, names, d["b"], "c" in d, len(sq)
 
 
@@ -178,8 +180,11 @@ def test_dict_arguments_are_copied_in_and_returned() -> None:
 
 @pytest.mark.parametrize(
     ("value", "message"),
-    [({}, "empty dict"), ({1: 1, "a": 2}, "keys of several types"),
-     ({1: 1, 2: 2.5}, "values of several types")],
+    [
+        ({}, "empty dict"),
+        ({1: 1, "a": 2}, "keys of several types"),
+        ({1: 1, 2: 2.5}, "values of several types"),
+    ],
 )
 def test_unsupported_dict_arguments_name_the_argument(value: dict, message: str) -> None:
     f = jit(mode="compiled")(lookup)
