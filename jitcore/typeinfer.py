@@ -569,6 +569,13 @@ def _container_operand(instr: ir.Instr) -> ir.Value:
 
 
 def _check_containers_typed(fn: ir.Function) -> None:
+    for arg in fn.args:
+        if containers.is_unrefined(arg.type):
+            raise TypingError(
+                f"argument `{arg.name}` is an empty dict or set whose item types are not known",
+                loc=fn.loc,
+                hint="store an item into it in the function that creates it, before the call",
+            )
     for _, instr in fn.instructions():
         if containers.is_unrefined(instr.type):
             raise TypingError(

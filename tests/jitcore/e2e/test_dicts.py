@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from jitcore import TypingError, jit, runtime
+from jitcore import TypingError, UnsupportedError, jit, runtime
 from tests.jitcore.support import assert_same
 
 INTS = st.integers(-(2**63), 2**63 - 1)
@@ -212,3 +212,39 @@ def changed_during_iteration(n: int) -> int:
 
 def test_changing_size_while_iterating_raises_runtime_error() -> None:
     assert_same(changed_during_iteration, 3)
+
+
+def float_key_into_int_dict(x: float) -> int:
+    d = {1: 2}
+    return d[x]
+
+
+def get_without_default(k: int) -> int:
+    d = {1: 2}
+    return d.get(k)
+
+
+def mixed_literal() -> dict:
+    return {1: "a", 2: 3}
+
+
+def iterate_string(s: str) -> int:
+    n = 0
+    for _ in s:
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "message"),
+    [
+        (float_key_into_int_dict, (1.5,), "f64 cannot be used as one of the dict keys"),
+        (get_without_default, (1,), "without a default"),
+        (mixed_literal, (), "dict values of types str and i64"),
+        (iterate_string, ("ab",), "iterating over a string"),
+    ],
+)
+def test_unsupported_uses_are_errors_with_a_hint(f, args: tuple, message: str) -> None:  # noqa: ANN001
+    with pytest.raises((TypingError, UnsupportedError), match=message) as info:
+        jit(mode="compiled")(f)(*args)
+    assert "hint:" in str(info.value)
