@@ -525,8 +525,8 @@ class _Parser:
             items = tuple(self.sequence(")", self.type))
             return T.Slice(cast(tuple[T.Type, T.Type, T.Type], items))
         if word in ("dict", "set"):
-            items = list(self.sequence(")", self.type))
-            return T.Dict(items[0], items[1]) if word == "dict" else T.Set(items[0])
+            parts = list(self.sequence(")", self.type))
+            return T.Dict(parts[0], parts[1]) if word == "dict" else T.Set(parts[0])
         if word == "view":
             kind = self.take("name").text
             self.expect(",")
