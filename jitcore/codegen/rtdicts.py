@@ -207,15 +207,6 @@ def _slot(b: ll.IRBuilder, index: ll.Value, i: ll.Value) -> ll.Value:
     return b.gep(index, [i], inbounds=True, source_etype=I64)
 
 
-def _define(module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function | None:
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
-        return None
-    fn = existing or ll.Function(module, ll.FunctionType(ret, args), name=name)
-    fn.linkage = "internal"
-    return fn
-
-
 def _next_pos(b: ll.IRBuilder, pos: ll.Value, perturb: ll.Value, mask: ll.Value) -> ll.Value:
     """CPython's probe step: `(5 * pos + perturb + 1) & mask` (after `perturb >>= 5`)."""
     return b.and_(b.add(b.add(b.mul(pos, I64(5)), perturb), I64(1)), mask)
@@ -224,7 +215,7 @@ def _next_pos(b: ll.IRBuilder, pos: ll.Value, perturb: ll.Value, mask: ll.Value)
 def lookup(module: ll.Module, t: T.Dict | T.Set) -> ll.Function:
     """`i64 lookup(ptr d, K key, i64 hash)`: the index slot holding `key`, or -1."""
     name = symbol("lookup", t)
-    fn = _define(module, name, I64, [PTR, llvm_type(t.key), I64])
+    fn = S.define_internal(module, name, I64, [PTR, llvm_type(t.key), I64])
     if fn is None:
         return module.globals[name]
     d, key, h = fn.args
@@ -309,7 +300,7 @@ def resize(module: ll.Module, t: T.Dict | T.Set) -> ll.Function:
     """`i1 resize(ptr d, i64 cap)`: new entries for `cap` (>= len) items holding the live ones
     in order, and a new index; false when the memory cannot be had."""
     name = symbol("resize", t)
-    fn = _define(module, name, I1, [PTR, I64])
+    fn = S.define_internal(module, name, I1, [PTR, I64])
     if fn is None:
         return module.globals[name]
     d, cap = fn.args
@@ -413,7 +404,7 @@ def _insert_new(  # noqa: ANN001
 def dispose(module: ll.Module, t: T.Dict | T.Set) -> ll.Function:
     """`void decref(ptr d)`: drop a reference; the last one releases the items and memory."""
     name = symbol("decref", t)
-    fn = _define(module, name, VOID, [PTR])
+    fn = S.define_internal(module, name, VOID, [PTR])
     if fn is None:
         return module.globals[name]
     (d,) = fn.args
@@ -564,25 +555,33 @@ def _read_value(b: ll.IRBuilder, d: ll.Value, slot: ll.Value, t) -> ll.Value:  #
     return value
 
 
+def _slot_or_missing(  # noqa: ANN001
+    b: ll.IRBuilder, ret: ll.Value, d: ll.Value, key: ll.Value, t, default: ll.Value | None
+) -> ll.Value:
+    """The slot holding `key`; when there is none, return from the helper: KeyError without
+    a default, else the default (a new reference) as the result."""
+    slot, _ = _find(b, d, key, t)
+    with b.if_then(b.icmp_signed("<", slot, I64(0)), likely=None if default else False):
+        if default is None:
+            b.ret(key_error(b.module, t.key))
+        else:
+            emit_ref(b, default, t.value, True)
+            b.store(default, ret)
+            b.ret(NULL)
+    return slot
+
+
 @_op("getitem", lambda t: [t, t.key])  # type: ignore[attr-defined]
 def _getitem(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     ret, d, key = fn.args
-    slot, _ = _find(b, d, key, t)
-    with b.if_then(b.icmp_signed("<", slot, I64(0)), likely=False):
-        b.ret(key_error(b.module, t.key))  # type: ignore[attr-defined]
-    b.store(_read_value(b, d, slot, t), ret)
+    b.store(_read_value(b, d, _slot_or_missing(b, ret, d, key, t, None), t), ret)
     b.ret(NULL)
 
 
 @_op("get", lambda t: [t, *_kv(t)])
 def _get(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     ret, d, key, default = fn.args
-    slot, _ = _find(b, d, key, t)
-    with b.if_then(b.icmp_signed("<", slot, I64(0))):
-        emit_ref(b, default, t.value, True)  # type: ignore[attr-defined]
-        b.store(default, ret)
-        b.ret(NULL)
-    b.store(_read_value(b, d, slot, t), ret)
+    b.store(_read_value(b, d, _slot_or_missing(b, ret, d, key, t, default), t), ret)
     b.ret(NULL)
 
 
@@ -617,11 +616,8 @@ def _remove_at(b: ll.IRBuilder, d: ll.Value, slot: ll.Value, t, keep_value: bool
 
 @_op("delitem", lambda t: [t, t.key])  # type: ignore[attr-defined]
 def _delitem(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
-    _, d, key = fn.args
-    slot, _ = _find(b, d, key, t)
-    with b.if_then(b.icmp_signed("<", slot, I64(0)), likely=False):
-        b.ret(key_error(b.module, t.key))  # type: ignore[attr-defined]
-    _remove_at(b, d, slot, t, keep_value=False)
+    ret, d, key = fn.args
+    _remove_at(b, d, _slot_or_missing(b, ret, d, key, t, None), t, keep_value=False)
     b.ret(NULL)
 
 
@@ -637,9 +633,7 @@ def _discard(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
 @_op("pop", lambda t: [t, t.key])  # type: ignore[attr-defined]
 def _pop(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     ret, d, key = fn.args
-    slot, _ = _find(b, d, key, t)
-    with b.if_then(b.icmp_signed("<", slot, I64(0)), likely=False):
-        b.ret(key_error(b.module, t.key))  # type: ignore[attr-defined]
+    slot = _slot_or_missing(b, ret, d, key, t, None)
     b.store(_remove_at(b, d, slot, t, keep_value=True), ret)
     b.ret(NULL)
 
@@ -647,11 +641,7 @@ def _pop(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
 @_op("popdefault", lambda t: [t, *_kv(t)])
 def _pop_default(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     ret, d, key, default = fn.args
-    slot, _ = _find(b, d, key, t)
-    with b.if_then(b.icmp_signed("<", slot, I64(0))):
-        emit_ref(b, default, t.value, True)  # type: ignore[attr-defined]
-        b.store(default, ret)
-        b.ret(NULL)
+    slot = _slot_or_missing(b, ret, d, key, t, default)
     b.store(_remove_at(b, d, slot, t, keep_value=True), ret)
     b.ret(NULL)
 
@@ -705,22 +695,19 @@ def _view_item(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
 # String operations in the same convention (the type is always `str`).
 
 
-@_op("streq", lambda t: [T.STR, T.STR])
-def _str_eq(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
-    b.store(b.call(S.equal(b.module), list(fn.args[1:])), fn.args[0])
-    b.ret(NULL)
+def _string_op(name: str, helper: Callable[[ll.Module], ll.Function]) -> None:
+    """`streq` / `strcmp` / `strcontains`: the result of a string helper, stored."""
+
+    def build(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
+        b.store(b.call(helper(b.module), list(fn.args[1:])), fn.args[0])
+        b.ret(NULL)
+
+    _OPS[name] = (build, lambda t: [T.STR, T.STR])
 
 
-@_op("strcmp", lambda t: [T.STR, T.STR])
-def _str_cmp(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
-    b.store(b.call(S.compare(b.module), list(fn.args[1:])), fn.args[0])
-    b.ret(NULL)
-
-
-@_op("strcontains", lambda t: [T.STR, T.STR])
-def _str_contains(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
-    b.store(b.call(S.contains(b.module), list(fn.args[1:])), fn.args[0])
-    b.ret(NULL)
+_string_op("streq", S.equal)
+_string_op("strcmp", S.compare)
+_string_op("strcontains", S.contains)
 
 
 @_op("strconcat", lambda t: [T.STR, T.STR])

@@ -84,7 +84,9 @@ def constant(module: ll.Module, text: str) -> ll.Value:
     return block
 
 
-def _define(module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function | None:
+def define_internal(
+    module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]
+) -> ll.Function | None:
     """A new internal function `name`, or None if the module has it already."""
     existing = module.globals.get(name)
     if existing is not None and not existing.is_declaration:
@@ -107,7 +109,7 @@ def new_string(module: ll.Module) -> ll.Function:
     """`ptr strnew(ptr bytes, i64 nbytes, i64 nchars)`: a new string block holding a copy of
     the bytes (hash computed), or null when there is no memory."""
     name = "jitcore.string.new"
-    fn = _define(module, name, PTR, [PTR, I64, I64])
+    fn = define_internal(module, name, PTR, [PTR, I64, I64])
     if fn is None:
         return module.globals[name]
     src, nbytes, nchars = fn.args
@@ -132,7 +134,7 @@ def new_string(module: ll.Module) -> ll.Function:
 def _hash_bytes(module: ll.Module) -> ll.Function:
     """`i64 hashbytes(ptr, i64 n)`: FNV-1a, as `fnv1a`."""
     name = "jitcore.string.hashbytes"
-    fn = _define(module, name, I64, [PTR, I64])
+    fn = define_internal(module, name, I64, [PTR, I64])
     if fn is None:
         return module.globals[name]
     ptr, n = fn.args
@@ -160,7 +162,7 @@ def _hash_bytes(module: ll.Module) -> ll.Function:
 def equal(module: ll.Module) -> ll.Function:
     """`i1 streq(ptr a, ptr b)`: same bytes (length and hash first)."""
     name = "jitcore.string.eq"
-    fn = _define(module, name, I1, [PTR, PTR])
+    fn = define_internal(module, name, I1, [PTR, PTR])
     if fn is None:
         return module.globals[name]
     x, y = fn.args
@@ -183,7 +185,7 @@ def equal(module: ll.Module) -> ll.Function:
 def compare(module: ll.Module) -> ll.Function:
     """`i64 strcmp(ptr a, ptr b)`: -1, 0 or 1 in code point order (UTF-8 byte order)."""
     name = "jitcore.string.cmp"
-    fn = _define(module, name, I64, [PTR, PTR])
+    fn = define_internal(module, name, I64, [PTR, PTR])
     if fn is None:
         return module.globals[name]
     x, y = fn.args
@@ -203,7 +205,7 @@ def compare(module: ll.Module) -> ll.Function:
 def contains(module: ll.Module) -> ll.Function:
     """`i1 strcontains(ptr haystack, ptr needle)`: `needle in haystack`."""
     name = "jitcore.string.contains"
-    fn = _define(module, name, I1, [PTR, PTR])
+    fn = define_internal(module, name, I1, [PTR, PTR])
     if fn is None:
         return module.globals[name]
     hay, needle = fn.args
@@ -220,7 +222,7 @@ def contains(module: ll.Module) -> ll.Function:
 def concat(module: ll.Module) -> ll.Function:
     """`ptr strconcat(ptr a, ptr b)`: a new string, or null when there is no memory."""
     name = "jitcore.string.concat"
-    fn = _define(module, name, PTR, [PTR, PTR])
+    fn = define_internal(module, name, PTR, [PTR, PTR])
     if fn is None:
         return module.globals[name]
     x, y = fn.args

@@ -208,6 +208,18 @@ def retyped(resolved: Resolved, t: T.Type) -> Resolved:
     return dataclasses.replace(resolved, ret=t, lower=new_container(t).lower)
 
 
+def _reads_value(op: str, t: T.Dict, casts: tuple, may_raise: bool = False) -> Resolved:
+    """An operation whose result is a value of `t` (a new reference, a Python number when its
+    type is one)."""
+    return Resolved(
+        casts,
+        t.value,
+        lambda b, a, kw: _call(b, op, t, a, t.value),
+        origin=origin_of(t.value),
+        may_raise=may_raise,
+    )
+
+
 def _waiting(t: T.Type, refines: T.Type | None, ret: T.Type = T.BOTTOM) -> Resolved:
     """The rule's answer while the container's types are still being inferred."""
     return Resolved(tuple(None for _ in range(4)), ret, refines=refines)
@@ -317,13 +329,7 @@ def resolve_getitem(obj: Operand, index: Operand) -> Resolved:
     if is_unrefined(t):
         return _waiting(t, None)
     key = _item_operand(t.key, index, "dict keys")
-    return Resolved(
-        (None, key),
-        t.value,
-        lambda b, a, kw: _call(b, "getitem", t, a, t.value),
-        origin=origin_of(t.value),
-        may_raise=True,
-    )
+    return _reads_value("getitem", t, (None, key), may_raise=True)
 
 
 def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
@@ -418,12 +424,7 @@ def _get(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
     k = _item_operand(t.key, key, "dict keys")
     v = _item_operand(t.value, default, "dict values")
-    return Resolved(
-        (None, k, v),
-        t.value,
-        lambda b, a, kw: _call(b, "get", t, a, t.value),
-        origin=origin_of(t.value),
-    )
+    return _reads_value("get", t, (None, k, v))
 
 
 @register_method(T.Dict, "setdefault", params="key: const, default: const")
@@ -437,12 +438,7 @@ def _setdefault(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
         return _waiting(t, refines)
     k = _item_operand(t.key, key, "dict keys")
     v = _item_operand(t.value, default, "dict values")
-    return Resolved(
-        (None, k, v),
-        t.value,
-        lambda b, a, kw: _call(b, "setdefault", t, a, t.value),
-        origin=origin_of(t.value),
-    )
+    return _reads_value("setdefault", t, (None, k, v))
 
 
 @register_method(T.Dict, "pop", params="key: const, default?: const")
@@ -455,19 +451,9 @@ def _pop(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return _waiting(t, None)
     k = _item_operand(t.key, key, "dict keys")
     if len(args) == 2:
-        return Resolved(
-            (None, k),
-            t.value,
-            lambda b, a, kw: _call(b, "pop", t, a, t.value),
-            origin=origin_of(t.value),
-        )
+        return _reads_value("pop", t, (None, k), may_raise=True)
     v = _item_operand(t.value, args[2], "dict values")
-    return Resolved(
-        (None, k, v),
-        t.value,
-        lambda b, a, kw: _call(b, "popdefault", t, a, t.value),
-        origin=origin_of(t.value),
-    )
+    return _reads_value("popdefault", t, (None, k, v))
 
 
 def _view_method(kind: str):  # noqa: ANN202
