@@ -396,6 +396,31 @@ def ulp_distance(a: float, b: float, dtype: np.dtype | type = np.float64) -> int
     return abs(_ordinal(a, dtype) - _ordinal(b, dtype))
 
 
+def max_ulps(python: Any, compiled: Any) -> int | None:
+    """The largest ULP distance between the finite floats of two results of the same shape
+    (scalars, tuples, arrays; complex parts apart), 0 when they are equal, None when there
+    is nothing to measure (not floats, different shapes, NaN or infinity everywhere)."""
+    if isinstance(python, tuple) and isinstance(compiled, tuple):
+        if len(python) != len(compiled):
+            return None
+        found = [max_ulps(p, c) for p, c in zip(python, compiled)]
+        known = [f for f in found if f is not None]
+        return max(known) if known else None
+    p, c = np.asarray(python), np.asarray(compiled)
+    if p.shape != c.shape or p.dtype.kind not in "fc" or c.dtype.kind not in "fc":
+        return None
+    if p.dtype.kind == "c" or c.dtype.kind == "c":
+        parts = [max_ulps(p.real, c.real), max_ulps(p.imag, c.imag)]
+        known = [f for f in parts if f is not None]
+        return max(known) if known else None
+    dtype = float_dtype(python, compiled)
+    p, c = p.astype(dtype).ravel(), c.astype(dtype).ravel()
+    finite = np.isfinite(p) & np.isfinite(c)
+    if not finite.any():
+        return None
+    return int(_ulp_distances(p[finite], c[finite]).max())
+
+
 def _ordinal(x: float, dtype: np.dtype | type) -> int:
     """The float's position on the line of representable values, as a Python int."""
     dt = np.dtype(dtype)

@@ -29,15 +29,28 @@ from typing import Any
 
 import hypothesis
 import pytest
-from hypothesis import HealthCheck, Phase, given, reject, reproduce_failure, seed, settings
+from hypothesis import (
+    HealthCheck,
+    Phase,
+    event,
+    given,
+    note,
+    reject,
+    reproduce_failure,
+    seed,
+    settings,
+    target,
+)
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Unsatisfiable
+from hypothesis.statistics import collector, describe_statistics
 
 from jitcheck.compare import (
     Difference,
     Outcome,
     Tolerance,
+    max_ulps,
     out_of_domain_result,
     unchecked_exempt,
 )
@@ -111,6 +124,7 @@ class DiffStats:
     raised: dict[str, Counter[str]] = field(default_factory=dict)
     first_error: dict[str, str] = field(default_factory=dict)  # python's, one per type
     min_returned: float = 0.0
+    statistics: str = ""  # Hypothesis's own statistics of the run (--hypothesis-show-statistics)
     # how Hypothesis ran: profile, seed (None when derandomized), version, and the replay
     # blob of the failing example with the command that reruns it
     hypothesis: dict[str, Any] = field(
@@ -200,8 +214,12 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
             ],
         )(check)
     )
+    def keep_statistics(raw: dict[str, Any]) -> None:
+        stats.statistics = describe_statistics({**raw, "nodeid": spec.nodeid or spec.name})
+
     try:
-        test()
+        with collector.with_value(keep_statistics):
+            test()
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
     except Mismatch as exc:
@@ -271,6 +289,7 @@ def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
 def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
     example = describe_call(spec.name, spec.plan.positional, args)
     python = _reference(executor, args, spec.timeout, example)
+    event(f"python raised {python.error_type.__name__}" if python.error_type else "python returned")
     reason = None if python.raised else out_of_domain_result(python.value)
     _reject_if(reason, stats)
     found: list[tuple[Mode, Outcome, Difference]] = []
@@ -286,6 +305,7 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
             stats.not_compared[mode.label] += 1
             continue
         compared.append((mode.label, compiled))
+        _steer(mode, python, compiled)
         if verdict.difference is not None:
             found.append((mode, compiled, verdict.difference))
     if found:
@@ -300,9 +320,24 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
         stats.count(who, outcome)
 
 
+def _steer(mode: Mode, python: Outcome, compiled: Outcome) -> None:
+    """Tell Hypothesis how far this mode's result is from Python's in ULPs: `target` steers
+    the search towards inputs where the distance grows (a maths function drifting off near a
+    threshold), and `--hypothesis-show-statistics` shows the largest distance seen."""
+    if python.raised or compiled.raised:
+        return
+    ulps = max_ulps(python.value, compiled.value)
+    if ulps is None:
+        return
+    target(float(ulps), label=f"ULPs from Python ({mode.label})")
+    if ulps:
+        note(f"{mode.label}: largest distance from Python {ulps} ULPs")
+
+
 def _reject_if(reason: str | None, stats: DiffStats) -> None:
     if reason is not None:
         stats.rejected[reason] += 1
+        event(f"rejected: {reason}")
         reject()
 
 

@@ -27,7 +27,7 @@ from jitcheck.settings import (
     JIT_DIFF_KEY,
     RunSettings,
     SessionState,
-    parse_fraction,
+    parse_threshold,
 )
 
 # (option, ini name, kind, metavar, help); kind: flag, append, value, int, float
@@ -75,8 +75,9 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("--jit-diff-allow-missing", "jit_diff_allow_missing", "flag", None,
      "let the baseline comparison pass when a function or mode timed in the baseline is not "
      "timed now (renamed mode, skipped or failing function); without it that fails"),
-    ("--jit-diff-max-regression", "jit_diff_max_regression", "value", "PCT",
-     f"largest allowed fall of a speedup against the baseline, e.g. 10% "
+    ("--jit-diff-max-regression", "jit_diff_max_regression", "value", "[STAT:]PCT",
+     f"largest allowed worsening against the baseline, as pytest-benchmark's compare-fail "
+     f"writes it: 10% compares minimums, median:10% medians (min, median, mean, max) "
      f"(default {DEFAULT_MAX_REGRESSION:.0%})"),
 )  # fmt: skip
 
@@ -119,7 +120,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         except ValueError as exc:
             raise pytest.UsageError(f"--jit-diff-modes: {exc}") from None
     try:
-        max_regression = parse_fraction(str(values["jit_diff_max_regression"] or "10"))
+        stat, max_regression = parse_threshold(str(values["jit_diff_max_regression"] or "10"))
     except ValueError as exc:
         raise pytest.UsageError(f"--jit-diff-max-regression: {exc}") from None
     timeout = values["jit_diff_timeout"]
@@ -146,6 +147,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         report_html=values["jit_diff_report_html"],
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
+        regression_stat=stat,
         allow_missing=bool(values["jit_diff_allow_missing"]),
         replay=values["jit_diff_replay"],
         min_returned=shares["jit_diff_min_returned"],
@@ -161,6 +163,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.stash[JIT_DIFF_KEY] = SessionState(run=_run_settings(config))
     config.pluginmanager.register(_SessionReporter(config), "jitcheck-session")
+    config.pluginmanager.register(_StatisticsReporter(config), "jitcheck-statistics")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -224,6 +227,8 @@ def pytest_runtest_makereport(
         record = result.as_dict()
         record["outcome"], record["reason"] = _outcome(report, call, record["reason"])
         report.jitcheck = record  # type: ignore[attr-defined]
+        if result.statistics:  # a plain string: it crosses from xdist workers with the report
+            report.jitcheck_statistics = result.statistics  # type: ignore[attr-defined]
     return report
 
 
@@ -277,3 +282,31 @@ class _SessionReporter:
         from jitcheck.summary import write_terminal_summary
 
         write_terminal_summary(terminalreporter, state)
+
+
+class _StatisticsReporter:
+    """Prints the jit-diff items' Hypothesis statistics after Hypothesis's own section."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """With `--hypothesis-show-statistics`, each jit-diff item's Hypothesis statistics:
+        Hypothesis's plugin reports only tests it ran itself, and the check's `@given` test
+        is jitcheck's own, so jitcheck collects them and prints them the same way (with the
+        events: Python returned or raised, rejections by reason; and the largest ULP distance
+        of each mode as a target)."""
+        try:
+            wanted = self.config.getoption("hypothesis_show_statistics")
+        except ValueError:  # Hypothesis's plugin not loaded
+            return
+        texts = [
+            getattr(report, "jitcheck_statistics", "")
+            for reports in terminalreporter.stats.values()
+            for report in reports
+        ]
+        texts = [t for t in texts if t]
+        if wanted and texts:
+            for text in texts:
+                terminalreporter.write_line(text + "\n")
