@@ -189,4 +189,3 @@ def relative_spread(samples: list[float]) -> float | None:
     n = len(ordered)
     q1, median, q3 = ordered[n // 4], ordered[n // 2], ordered[(3 * n) // 4]
     return (q3 - q1) / median if median else None
-

@@ -151,7 +151,10 @@ RETIMES = 2  # further timings of a function whose timing looks like a regressio
 
 
 def confirm_timing(
-    executor: Any, args: tuple[Any, ...], options: BenchOptions, result: FunctionResult,
+    executor: Any,
+    args: tuple[Any, ...],
+    options: BenchOptions,
+    result: FunctionResult,
     run: RunSettings,
 ) -> None:
     """Time a function again (up to `RETIMES` times) while its timing looks like a

@@ -214,11 +214,13 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
             ],
         )(check)
     )
-    def keep_statistics(raw: dict[str, Any]) -> None:
-        stats.statistics = describe_statistics({**raw, "nodeid": spec.nodeid or spec.name})
+
+    def keep_statistics(raw: Any) -> None:
+        raw["nodeid"] = spec.nodeid or spec.name
+        stats.statistics = describe_statistics(raw)
 
     try:
-        with collector.with_value(keep_statistics):
+        with collector.with_value(keep_statistics):  # type: ignore[arg-type]
             test()
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
@@ -265,8 +267,8 @@ _BLOB = re.compile(r"@reproduce_failure\('[^']*', b'([^']*)'\)")
 
 def _replay_blob(exc: BaseException) -> str | None:
     """The blob of Hypothesis's `@reproduce_failure(...)` note on `exc`, if it added one."""
-    for note in getattr(exc, "__notes__", []):
-        match = _BLOB.search(note)
+    for text in getattr(exc, "__notes__", []):
+        match = _BLOB.search(text)
         if match:
             return match.group(1)
     return None
@@ -289,7 +291,8 @@ def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
 def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
     example = describe_call(spec.name, spec.plan.positional, args)
     python = _reference(executor, args, spec.timeout, example)
-    event(f"python raised {python.error_type.__name__}" if python.error_type else "python returned")
+    error = python.error_type
+    event(f"python raised {error.__name__}" if error else "python returned")
     reason = None if python.raised else out_of_domain_result(python.value)
     _reject_if(reason, stats)
     found: list[tuple[Mode, Outcome, Difference]] = []

@@ -165,7 +165,8 @@ def warm_compiler() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            jit(_warm_kernel, mode=ExecutionMode.COMPILED, cache=False)(np.ones(2), 0.5)
+            warm = jit(mode=ExecutionMode.COMPILED, cache=False)(_warm_kernel)
+            warm(np.ones(2), 0.5)
         except Exception:  # noqa: BLE001 - warming is an optimisation: the check reports errors
             pass
 
