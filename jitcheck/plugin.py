@@ -223,6 +223,12 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     result = getattr(item, "jitcheck_result", None)
+    if result is not None and report.skipped and isinstance(report.longrepr, tuple):
+        # a skip raised inside jitcheck (a compile failure in a function that falls back to
+        # Python) would point at jitcheck's own line: point at the user's function instead
+        path, line, _ = item.reportinfo()
+        if line is not None:
+            report.longrepr = (str(path), line + 1, report.longrepr[2])
     if result is not None and (call.when == "call" or report.outcome != "passed"):
         record = result.as_dict()
         record["outcome"], record["reason"] = _outcome(report, call, record["reason"])
@@ -277,6 +283,15 @@ class _SessionReporter:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         state = self.config.stash[JIT_DIFF_KEY]
+        # nothing collected here (under xdist the controller collects nothing itself, but
+        # records arrive from the workers) and no record arrived: say why and how
+        quiet = state.seen or state.results or self.config.getoption("collectonly")
+        if state.run.enabled and not quiet and not hasattr(self.config, "workerinput"):
+            from jitcheck.collect import no_functions_hint
+
+            hint = no_functions_hint(state)
+            if hint:
+                terminalreporter.write_line(hint, yellow=True)
         if state.report is None:
             return
         from jitcheck.summary import write_terminal_summary
