@@ -123,6 +123,8 @@ class DiffStats:
     returned: Counter[str] = field(default_factory=Counter)
     raised: dict[str, Counter[str]] = field(default_factory=dict)
     first_error: dict[str, str] = field(default_factory=dict)  # python's, one per type
+    # the last failing example: its arguments, Python's outcome, the disagreeing modes
+    failing: tuple[tuple[Any, ...], Outcome, list[Mode]] | None = None
     min_returned: float = 0.0
     statistics: str = ""  # Hypothesis's own statistics of the run (--hypothesis-show-statistics)
     # how Hypothesis ran: profile, seed (None when derandomized), version, and the replay
@@ -225,6 +227,7 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
     except Mismatch as exc:
+        _name_the_guilty_pass(spec, executor, stats, exc)
         blob = _replay_blob(exc)
         if blob is not None:
             stats.hypothesis["replay"] = blob
@@ -237,6 +240,28 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     rejected = sum(stats.rejected.values())
     if rejected > spec.max_rejected * (rejected + stats.examples):
         raise VacuousCheck(_rejected_message(spec, stats, rejected))
+
+
+def _name_the_guilty_pass(
+    spec: DiffSpec, executor: Any, stats: DiffStats, exc: BaseException
+) -> None:
+    """Bisect the passes on the shrunk failing example (`jitcheck.bisect`) and add the
+    answer to the failure; only in-process (an isolated child cannot be bisected)."""
+    dispatchers = getattr(executor, "dispatchers", None)
+    if stats.failing is None or dispatchers is None:
+        return
+    from jitcheck.bisect import find_guilty_pass
+
+    args, python, modes = stats.failing
+    mode = modes[0]
+
+    def agrees(compiled: Outcome) -> bool:
+        verdict = judge(mode, args, python, compiled, spec.tolerance, spec.plan.positional)
+        return verdict.difference is None
+
+    culprit = find_guilty_pass(dispatchers[mode.label], args, agrees)
+    if culprit is not None:
+        exc.add_note(f"{mode.label}: {culprit}")
 
 
 class KeyedDatabase(ExampleDatabase):
@@ -312,6 +337,7 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
         if verdict.difference is not None:
             found.append((mode, compiled, verdict.difference))
     if found:
+        stats.failing = (args, python, [m for m, _, _ in found])
         stats.failures = [
             {"mode": m.label, "example": example, "python": python.describe(),
              "compiled": c.describe(), "difference": str(d)}
@@ -333,7 +359,7 @@ def _steer(mode: Mode, python: Outcome, compiled: Outcome) -> None:
     if ulps is None:
         return
     target(float(ulps), label=f"ULPs from Python ({mode.label})")
-    if ulps:
+    if 0 < ulps <= 2**20:  # beyond, ULPs count floats across zero or exponents: no meaning
         note(f"{mode.label}: largest distance from Python {ulps} ULPs")
 
 

@@ -43,6 +43,10 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
      "O0, O1, O2, O3, fastmath, noboundscheck, or combinations like O0+fastmath"),
     ("--jit-diff-max-examples", "jit_diff_max_examples", "int", "N",
      "Hypothesis examples per function (default: the Hypothesis profile's max_examples)"),
+    ("--jit-diff-library", "jit_diff_library", "flag", None,
+     "also check every operation of jitcore's registry (functions, methods, operators) "
+     "against Python on corner-biased inputs: one item per operation and type profile "
+     "(implies --jit-diff)"),
     ("--jit-diff-bench", "jit_diff_bench", "flag", None,
      "time Python and each compiled mode with pytest-benchmark's timers "
      "(--benchmark-max-time etc. apply) and record speedups and compile time per stage"),
@@ -135,7 +139,10 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
     return RunSettings(
-        enabled=bool(values["jit_diff"]) or bool(config.getoption("jit_diff_module")),
+        enabled=bool(values["jit_diff"])
+        or bool(config.getoption("jit_diff_module"))
+        or bool(values["jit_diff_library"]),
+        library=bool(values["jit_diff_library"]),
         modules=modules,
         modes=modes,
         max_examples=int(values["jit_diff_max_examples"] or 0) or None,
@@ -207,6 +214,10 @@ def pytest_collection_modifyitems(session: pytest.Session, items: list[pytest.It
         from jitcheck.collect import explicit_module_items
 
         items.extend(explicit_module_items(session, state))
+    if state.run.library:
+        from jitcheck.library import library_items
+
+        items.extend(library_items(session))
 
 
 @pytest.hookimpl(wrapper=True)  # a wrapper runs before the skipping plugin reads markers

@@ -27,6 +27,7 @@ class RunSettings:
 
     enabled: bool = False  # --jit-diff: check every dispatcher, not only @jitcheck ones
     modules: tuple[str, ...] = ()  # --jit-diff-module / jit_diff_modules
+    library: bool = False  # --jit-diff-library: every registry operation (jitcheck.library)
     modes: tuple[str, ...] = ()  # --jit-diff-modes / jit_diff_modes
     max_examples: int | None = None  # None: the Hypothesis profile's
     bench: bool = False
