@@ -54,8 +54,10 @@ def _retyped(instr: ir.Instr, op: str) -> bool:
         resolved = operators.resolve_binop(op, _operand(instr.lhs), _operand(instr.rhs), instr.loc)
     else:
         resolved = operators.resolve_unary(op, _operand(instr.operand), instr.loc)  # type: ignore[attr-defined]
-    if resolved is None or resolved.ret != instr.type or any(resolved.args):
-        return False
+    operands = instr.operands()
+    casts = [a for a, v in zip(resolved.args, operands) if a is not None and a != v.type]
+    if resolved is None or resolved.ret != instr.type or casts:
+        return False  # the new operation would need other types: no mutant here
     instr.op, instr.impl = op, resolved  # type: ignore[attr-defined]
     return True
 
