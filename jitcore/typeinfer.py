@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import NoReturn, cast
 
 from jitcore.errors import JitError, TypingError, UnsupportedError
+from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
@@ -568,6 +569,24 @@ def _container_operand(instr: ir.Instr) -> ir.Value:
     return instr.args[0]
 
 
+def _drop_plain_iterates(fn: ir.Function) -> None:
+    """`for x in seq` starts with `iterate(seq)`, which only dicts and sets need (their keys
+    view); over a tuple or an array it is `seq` itself, so the loop reads `seq` directly."""
+    for block in fn.blocks:
+        kept: list[ir.Instr] = []
+        for instr in block.instrs:
+            if (
+                isinstance(instr, ir.Call)
+                and isinstance(instr.func, ir.Const)
+                and instr.func.value is cmarkers.iterate
+                and not isinstance(instr.type, T.View)
+            ):
+                fn.replace_all_uses(instr, instr.args[0])
+                continue
+            kept.append(instr)
+        block.instrs = kept
+
+
 def _check_containers_typed(fn: ir.Function) -> None:
     for arg in fn.args:
         if containers.is_unrefined(arg.type):
@@ -604,6 +623,7 @@ def infer_types(
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)
     inference.rewrite()
+    _drop_plain_iterates(fn)
     arrays.insert_index_checks(fn)
     if isinstance(fn.return_type, T.Bottom):
         complete = False
