@@ -21,6 +21,7 @@ from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir.markers import MISSING, check_bound, check_unpack, range_bounds, range_more
 from jitcore.parse import ParsedFunction
+from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
 
 BINOPS = {
     ast.Add: "add",
@@ -74,7 +75,7 @@ _UNSUPPORTED_EXPR_HINTS = {
     ast.ListComp: "allocate an array with np.empty and fill it in a loop",
     ast.SetComp: "use a loop",
     ast.DictComp: "use a loop",
-    ast.GeneratorExp: "use a loop",
+    ast.GeneratorExp: "use one directly inside sum(), any(), all(), min() or max(), or a loop",
     ast.List: "use a tuple, or a NumPy array",
     ast.Dict: "pass the values as separate arguments",
     ast.Set: "use a tuple",
@@ -83,6 +84,23 @@ _UNSUPPORTED_EXPR_HINTS = {
     ast.YieldFrom: "jitcore compiles functions, not generators",
     ast.Await: "jitcore compiles plain synchronous functions",
     ast.Starred: "pass the arguments explicitly",
+}
+# What the user calls each expression (errors never show AST class names).
+_EXPR_NAMES = {
+    ast.Lambda: "lambda expressions",
+    ast.ListComp: "list comprehensions",
+    ast.SetComp: "set comprehensions",
+    ast.DictComp: "dict comprehensions",
+    ast.GeneratorExp: "generator expressions",
+    ast.List: "list displays",
+    ast.Dict: "dict displays",
+    ast.Set: "set displays",
+    ast.JoinedStr: "f-strings",
+    ast.Yield: "`yield` expressions",
+    ast.YieldFrom: "`yield from` expressions",
+    ast.Await: "`await` expressions",
+    ast.Starred: "starred expressions",
+    ast.FormattedValue: "f-string fields",
 }
 
 
@@ -102,7 +120,7 @@ class _Builder:
         self.preds: dict[ir.Block, list[ir.Block]] = {}
         self.sealed: set[ir.Block] = set()
         self.incomplete: dict[ir.Block, dict[str, ir.Phi]] = {}
-        self.loops: list[_Loop] = []
+        self.loops: list[_Loop | LoopTargets] = []
         self.block: ir.Block = self._new_block("entry")
         self.locals = _assigned_names(parsed.tree) | set(parsed.arg_names)
         self.undefined_reads: dict[str, ast.AST] = {}
@@ -366,6 +384,8 @@ class _Builder:
         self._jump(self.loops[-1].continue_to, self.parsed.loc(node))
 
     def stmt_For(self, node: ast.For) -> None:
+        if for_loop(self, node):  # enumerate, zip, reversed, literals (ssa_iteration)
+            return
         it = node.iter
         if (
             isinstance(it, ast.Call)
@@ -545,8 +565,8 @@ class _Builder:
         method = getattr(self, f"expr_{type(node).__name__}", None)
         if method is None:
             hint = _UNSUPPORTED_EXPR_HINTS.get(type(node), "rewrite it with supported syntax")
-            what = type(node).__name__
-            raise self.unsupported(node, f"{what} expressions are not supported", hint)
+            what = _EXPR_NAMES.get(type(node), f"{type(node).__name__} expressions")
+            raise self.unsupported(node, f"{what} are not supported", hint)
         return method(node)
 
     def expr_Constant(self, node: ast.Constant) -> ir.Value:
@@ -622,6 +642,9 @@ class _Builder:
         return self.emit(ir.UnaryOp(UNARYOPS[type(node.op)], operand), node)
 
     def expr_Compare(self, node: ast.Compare) -> ir.Value:
+        membership = range_membership(self, node)
+        if membership is not None:
+            return membership
         if len(node.ops) == 1:
             return self.emit(
                 ir.Compare(
@@ -718,6 +741,9 @@ class _Builder:
         return self.index(node)
 
     def expr_Call(self, node: ast.Call) -> ir.Value:
+        reduced = reduction(self, node)  # sum/any/all/min/max of an iterable (ssa_iteration)
+        if reduced is not None:
+            return reduced
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise self.unsupported(

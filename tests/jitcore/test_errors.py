@@ -29,9 +29,9 @@ def location(err: Exception) -> tuple[str, int, int]:
     [
         (cases.uses_with, (1,), 7, 5, UnsupportedError, "`with` statements"),
         (cases.uses_try, (1.0,), 12, 5, UnsupportedError, "`try` statements"),
-        (cases.uses_list, (1,), 19, 10, UnsupportedError, "List expressions"),
-        (cases.uses_comprehension, (3,), 24, 16, UnsupportedError, "ListComp"),
-        (cases.uses_string, (3,), 28, 12, UnsupportedError, "JoinedStr"),
+        (cases.uses_list, (1,), 19, 10, UnsupportedError, "list displays"),
+        (cases.uses_comprehension, (3,), 24, 16, UnsupportedError, "list comprehensions"),
+        (cases.uses_string, (3,), 28, 12, UnsupportedError, "f-strings"),
         (cases.calls_unsupported, (1.0,), 46, 12, UnsupportedError, "numpy.linalg"),
         (cases.undefined_name, (1,), 50, 16, UnsupportedError, "not_defined_anywhere"),
     ],
