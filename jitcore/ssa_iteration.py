@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jitcore.ir import nodes as ir
-from jitcore.ir.markers import range_bounds
-from jitcore.lib.iteration import range_contains, range_length
+from jitcore.ir.markers import range_bounds, range_count, range_item
+from jitcore.lib.iteration import range_contains
 
 if TYPE_CHECKING:
     from jitcore.ssa import _Builder
@@ -95,11 +95,10 @@ def _range(b: _Builder, node: ast.Call) -> Seq:
         args.append(ir.Const(1, weak=True))
     bounds = b.emit(ir.Call(ir.Const(range_bounds), args), node)
     start, stop, step = (b.emit(ir.GetItem(bounds, ir.Const(k)), node) for k in range(3))
-    length = b.emit(ir.Call(ir.Const(range_length), [start, stop, step]), node)
+    length = b.emit(ir.Call(ir.Const(range_count), [start, stop, step]), node)
 
     def item(i: ir.Value) -> Item:
-        offset = b.emit(ir.BinOp("mul", i, step), node)
-        return b.emit(ir.BinOp("add", start, offset), node)
+        return b.emit(ir.Call(ir.Const(range_item), [start, i, step]), node)
 
     return Seq(length, item)
 

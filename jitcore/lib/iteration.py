@@ -1,26 +1,13 @@
-"""The small compiled helpers behind Python's iteration builtins (`jitcore.loops` desugars them).
+"""Compiled helpers behind Python's iteration builtins (`jitcore.ssa_iteration` emits calls).
 
-`for` over `enumerate`, `zip`, `reversed` and ranges nested inside them becomes one counted
-loop; what the loop needs of a range (its length, its i-th item, membership) is computed by
-these library kernels, plain Python that jitcore compiles like any other function, so they
-follow Python's integer rules and stay readable.
+Library kernels: plain Python that jitcore compiles like any other function, so they follow
+Python's integer rules and stay readable. A range's length and items are `ir.markers`'
+`range_count` / `range_item`.
 """
 
 from __future__ import annotations
 
 from jitcore.lib.registry import library_kernel as _lib
-
-
-@_lib
-def range_length(start, stop, step):  # noqa: ANN001, ANN201
-    """len(range(start, stop, step)) for a non-zero step (range_bounds checked it)."""
-    if step > 0:
-        if start >= stop:
-            return 0
-        return (stop - start - 1) // step + 1
-    if start <= stop:
-        return 0
-    return (start - stop - 1) // (-step) + 1
 
 
 @_lib
