@@ -30,6 +30,7 @@ from jitcore.ir.markers import (
 )
 from jitcore.parse import ParsedFunction
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
+from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
 
 BINOPS = {
     ast.Add: "add",
@@ -65,7 +66,6 @@ UNDEFINED = ir.Const(MISSING)
 
 _UNSUPPORTED_STMT_HINTS = {
     ast.With: "move the `with` block outside the jitted function",
-    ast.Try: "check the condition explicitly instead of catching the exception",
     ast.Import: "import at module level; jitcore resolves module globals at compile time",
     ast.ImportFrom: "import at module level; jitcore resolves module globals at compile time",
     ast.Global: "pass the value as an argument and return the new value",
@@ -136,6 +136,7 @@ class _Builder:
         # instruction it follows), so a read of a possibly unassigned `x` still raises.
         self.copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]] = []
         self._uniq = 0
+        self.tries = TryState()  # the `try` statements around the current one (ssa_try)
 
     def hidden_var(self, kind: str) -> str:
         """A variable name no Python code can spell, for loop counters and joins."""
@@ -166,6 +167,7 @@ class _Builder:
     def _start(self, block: ir.Block) -> None:
         """Continue emission in `block` (the previous block must already be terminated)."""
         self.block = block
+        protect(self)  # inside a `try` body, a new protected part (ssa_try)
 
     def seal(self, block: ir.Block) -> None:
         for var, phi in self.incomplete.pop(block, {}).items():
@@ -275,6 +277,8 @@ class _Builder:
             hint = _UNSUPPORTED_STMT_HINTS.get(type(node), "rewrite it with supported syntax")
             kind = type(node).__name__.lower()
             raise self.unsupported(node, f"`{kind}` statements are not supported", hint)
+        if self.tries.active:
+            protect(self)  # each statement of a `try` body is a protected part (ssa_try)
         method(node)
 
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -347,6 +351,7 @@ class _Builder:
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else ir.Const(None)
+        run_finals(self, leaving_loop=False)
         self._terminate(ir.Return(value, loc=self.parsed.loc(node)))
 
     def stmt_If(self, node: ast.If) -> None:
@@ -386,9 +391,11 @@ class _Builder:
         self._start(exit_b)
 
     def stmt_Break(self, node: ast.Break) -> None:
+        run_finals(self, leaving_loop=True)
         self._jump(self.loops[-1].break_to, self.parsed.loc(node))
 
     def stmt_Continue(self, node: ast.Continue) -> None:
+        run_finals(self, leaving_loop=True)
         self._jump(self.loops[-1].continue_to, self.parsed.loc(node))
 
     def stmt_For(self, node: ast.For) -> None:
@@ -496,7 +503,12 @@ class _Builder:
         self.seal(exit_b)
         self._start(exit_b)
 
+    def stmt_Try(self, node: ast.Try) -> None:
+        build_try(self, node)  # ssa_try
+
     def stmt_Raise(self, node: ast.Raise) -> None:
+        if raise_caught(self, node):  # bare `raise` / `raise e` in an except block (ssa_try)
+            return
         exc, message = self._exception(node.exc, node)
         self._terminate(ir.Raise(exc, message, loc=self.parsed.loc(node)))
 

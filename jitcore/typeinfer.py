@@ -135,8 +135,8 @@ class _Inference:
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
             return self._infer_phi(instr)
-        if isinstance(instr, ir.Cast):
-            return instr.type
+        if isinstance(instr, ir.Cast | ir.ExcPending | ir.CaughtExc | ir.ExcMatch):
+            return instr.type  # typed when built (casts; `try`'s instructions, ssa_try)
         operands = instr.operands()
         types = [self.type_of(v) for v in operands]
         if any(t is None for t in types):
