@@ -16,6 +16,7 @@ from jitcore.errors import (
     TypingError,
     UnsupportedError,
 )
+from jitcore.implicit import python_only
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
 
@@ -34,5 +35,6 @@ __all__ = [
     "UnsupportedError",
     "__version__",
     "jit",
+    "python_only",
     "supported",
 ]

@@ -446,3 +446,19 @@ def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
 
 
 registry.set_kernel_dispatcher(_library_kernel_dispatcher)
+
+
+_IMPLICIT: dict[Callable[..., Any], Dispatcher] = {}
+
+
+def _implicit_dispatcher(func: Callable[..., Any]) -> Dispatcher:
+    """The dispatcher of a plain function that compiled code calls (`jitcore.implicit`):
+    compiled mode (its caller is being compiled), default options."""
+    found = _IMPLICIT.get(func)
+    if found is None:
+        options = JitOptions(mode=ExecutionMode.COMPILED)
+        found = _IMPLICIT.setdefault(func, Dispatcher(func, options))
+    return found
+
+
+registry.set_implicit_dispatcher(_implicit_dispatcher)

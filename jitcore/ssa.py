@@ -29,6 +29,8 @@ from jitcore.ir.markers import (
     range_more,
 )
 from jitcore.parse import ParsedFunction
+from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
+from jitcore.ssa_inline import call as inline_call
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
 from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
 
@@ -72,14 +74,14 @@ _UNSUPPORTED_STMT_HINTS = {
     ast.Nonlocal: "pass the value as an argument and return the new value",
     ast.Delete: "let the variable go out of scope instead",
     ast.ClassDef: "define the class at module level",
-    ast.FunctionDef: "define the helper at module level and decorate it with @jit",
     ast.AsyncFunctionDef: "jitcore compiles plain synchronous functions",
     ast.AsyncFor: "jitcore compiles plain synchronous functions",
     ast.AsyncWith: "jitcore compiles plain synchronous functions",
     ast.Match: "write the cases as if/elif/else",
 }
 _UNSUPPORTED_EXPR_HINTS = {
-    ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
+    ast.Lambda: "call the lambda, or bind it to a name and call that; to pass a function to "
+    "another one, define it at module level",
     ast.ListComp: "allocate an array with np.empty and fill it in a loop",
     ast.SetComp: "use a loop",
     ast.DictComp: "use a loop",
@@ -137,6 +139,11 @@ class _Builder:
         self.copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]] = []
         self._uniq = 0
         self.tries = TryState()  # the `try` statements around the current one (ssa_try)
+        # Nested functions and lambdas by name, the ones being inlined, and where their
+        # `return`s go (ssa_inline).
+        self.nested: dict[str, ast.FunctionDef | ast.Lambda] = {}
+        self.inlining: list[str] = []
+        self.frames: list = []  # type: ignore[type-arg]
 
     def hidden_var(self, kind: str) -> str:
         """A variable name no Python code can spell, for loop counters and joins."""
@@ -290,6 +297,8 @@ class _Builder:
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if assign_lambda(self, node):  # g = lambda ...: bound at compile time (ssa_inline)
+            return
         value = self.expr(node.value)
         if isinstance(node.value, ast.Name) and isinstance(value, ir.Phi):
             instrs = self.block.instrs
@@ -352,6 +361,8 @@ class _Builder:
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else ir.Const(None)
         run_finals(self, leaving_loop=False)
+        if return_from_inlined(self, value, node):  # inside an inlined nested function
+            return
         self._terminate(ir.Return(value, loc=self.parsed.loc(node)))
 
     def stmt_If(self, node: ast.If) -> None:
@@ -503,6 +514,9 @@ class _Builder:
         self.seal(exit_b)
         self._start(exit_b)
 
+    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        define(self, node.name, node)  # inlined where it is called (ssa_inline)
+
     def stmt_Try(self, node: ast.Try) -> None:
         build_try(self, node)  # ssa_try
 
@@ -620,6 +634,12 @@ class _Builder:
         return self.name(node)
 
     def name(self, node: ast.Name) -> ir.Value:
+        if node.id in self.nested:
+            raise self.unsupported(
+                node,
+                f"the nested function `{node.id}` can only be called here",
+                "call it; to pass a function to another one, define it at module level",
+            )
         value: object
         if node.id in self.locals:
             value = self.read(node.id)
@@ -780,6 +800,9 @@ class _Builder:
         reduced = reduction(self, node)  # sum/any/all/min/max of an iterable (ssa_iteration)
         if reduced is not None:
             return reduced
+        inlined = inline_call(self, node)  # a nested function or lambda (ssa_inline)
+        if inlined is not None:
+            return inlined
         for arg in node.args:
             if isinstance(arg, ast.Starred):
                 raise self.unsupported(

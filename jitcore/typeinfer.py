@@ -33,6 +33,7 @@ from jitcore.lib.registry import (
     Operand,
     Resolved,
     call_kernel,
+    implicit_dispatcher,
     is_library_kernel,
     lookup_function,
     lookup_method,
@@ -326,12 +327,21 @@ class _Inference:
         if is_library_kernel(obj) and not kwargs:
             return call_kernel(obj, [a.type for a in args])  # type: ignore[arg-type]
         rule = lookup_function(obj)
+        implicit = implicit_dispatcher(obj) if rule is None else None
+        if implicit is not None:  # a plain function of the user's: compiled too
+            try:
+                return self.resolve_callee(implicit, args, kwargs)
+            except JitError as err:
+                err.located(call.loc)
+                raise
         if rule is None:
             name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
             module = getattr(obj, "__module__", None)
             full = f"{module}.{name}" if module and module != "builtins" else name
             hint = (
-                "decorate it with @jit"
+                "it is marked jitcore.python_only; remove the mark to compile it"
+                if getattr(obj, "__jitcore_implicit__", True) is False
+                else "decorate it with @jit"
                 if callable(obj) and hasattr(obj, "__code__")
                 else "see the README's supported subset"
             )
