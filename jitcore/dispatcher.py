@@ -9,6 +9,7 @@ compiles a new specialization; a known key never recompiles.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -82,6 +83,10 @@ class Dispatcher:
         self._tuple_cases: list[tuple[list[Any], int]] = []  # checked by generated code
         self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
         self._variants: dict[JitOptions, Dispatcher] = {}
+        # Functions passed as arguments: the parameters fixed in this variant, and the variants
+        # made of this dispatcher, by (parameter, id of the function) (`_frozen_variant`).
+        self._frozen: dict[str, object] = {}
+        self._frozen_variants: dict[tuple, Dispatcher] = {}
         code = py_func.__code__
         # compiled code takes every parameter positionally: positional ones, then keyword-only
         self._npositional = code.co_argcount
@@ -110,6 +115,8 @@ class Dispatcher:
             return self.py_func(*args, **kwargs)
         if kwargs or len(args) != self._nparams:
             args = self._bind(args, kwargs)
+        if any(map(_is_function_value, args)):  # functions passed: a specialization each
+            return self._call_with_functions(args)
         key = tuple(map(type_key, args))
         target = self._by_key.get(key)
         if target is None:
@@ -237,6 +244,9 @@ class Dispatcher:
         if self._parsed is None:
             start = time.perf_counter()
             parsed = parse_function(self.py_func)  # type: ignore[arg-type]
+            if self._frozen:  # functions passed as arguments are compile-time constants
+                parsed.arg_names = [n for n in parsed.arg_names if n not in self._frozen]
+                parsed.env.closure.update(self._frozen)
             self.parse_seconds = time.perf_counter() - start
             self._parsed = parsed
         return self._parsed
@@ -251,9 +261,63 @@ class Dispatcher:
         assert isinstance(callee, Dispatcher)
         return callee._for_caller(self)._as_callee(args, kwargs)
 
+    def _call_with_functions(self, args: tuple) -> Any:
+        names = self._param_names
+        frozen = {n: a for n, a in zip(names, args) if _is_function_value(a)}
+        rest = [a for n, a in zip(names, args) if n not in frozen]
+        return self._frozen_variant(frozen)(*rest)
+
+    def _frozen_variant(self, frozen: dict[str, object]) -> Dispatcher:
+        """This function with the parameters in `frozen` (functions passed as arguments) fixed
+        at compile time: compiled once per combination of functions passed, and called with
+        the other arguments."""
+        key = tuple(sorted((n, id(v)) for n, v in frozen.items()))
+        found = self._frozen_variants.get(key)
+        if found is None:
+            options = dataclasses.replace(self.options, signatures=())
+            found = Dispatcher(self.py_func, options)
+            found._frozen = dict(frozen)  # keeps the functions alive as long as the variant
+            found._param_names = [n for n in self._param_names if n not in frozen]
+            found._npositional = sum(
+                n not in frozen for n in self._param_names[: self._npositional]
+            )
+            found._nparams = len(found._param_names)
+            found._table = typetable.TypeTable(found._nparams)
+            self._frozen_variants[key] = found
+        return found
+
+    def _frozen_callee(
+        self, frozen: dict[str, object], args: list[Operand], kwargs: dict[str, Operand]
+    ) -> Resolved:
+        """A call passing functions: the call of their variant, which takes the others."""
+        names = self._param_names
+        keep = [i for i, n in enumerate(names[: len(args)]) if n not in frozen]
+        resolved = self._frozen_variant(frozen)._as_callee(
+            [args[i] for i in keep], {k: v for k, v in kwargs.items() if k not in frozen}
+        )
+        inner = resolved.lower
+        assert inner is not None
+        arg_types: list[T.Type | None] = [None] * len(args)
+        for j, i in enumerate(keep):
+            arg_types[i] = resolved.args[j]
+
+        def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
+            rest_kw = {k: v for k, v in kw.items() if k not in frozen}
+            return inner(b, [vals[i] for i in keep], rest_kw)
+
+        kw_types = {k: resolved.kwargs.get(k) for k in kwargs}
+        return dataclasses.replace(resolved, args=tuple(arg_types), lower=lower, kwargs=kw_types)
+
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         names = self._param_names
         name = self.py_func.__name__
+        frozen = {
+            n: op.const
+            for n, op in [*zip(names, args), *kwargs.items()]
+            if op.is_const and _is_function_value(op.const)
+        }
+        if frozen:  # a function passed from compiled code: that function's specialization
+            return self._frozen_callee(frozen, args, kwargs)
         if len(args) > self._npositional:
             raise TypingError(
                 f"{name}() takes {self._npositional} positional arguments, {len(args)} given"
@@ -430,6 +494,18 @@ def _arg_check(key: object):  # noqa: ANN202
     if isinstance(key, tuple) and key[0] is np.ndarray:
         return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
     return ArgCheck("type", id(key))
+
+
+def _is_function_value(value: object) -> bool:
+    """A function passed as an argument: a jitted one, a plain one compiled implicitly, or a
+    builtin/NumPy function jitcore implements (`math.cos`, `np.sin`)."""
+    if getattr(value, "__jitcore_dispatcher__", False) is True:
+        return True
+    if registry.implicit_dispatcher(value) is not None:
+        return True
+    if not callable(value) or isinstance(value, type):
+        return False
+    return registry.lookup_function(value) is not None
 
 
 _LIBRARY_KERNELS: dict[Callable[..., Any], Dispatcher] = {}

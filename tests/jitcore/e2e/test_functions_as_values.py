@@ -145,3 +145,48 @@ def test_unsupported_function_uses_are_explained(func, words) -> None:  # noqa: 
     with pytest.raises(UnsupportedError) as info:
         jit(mode="compiled")(func)(1)
     assert words in str(info.value) and "hint: " in str(info.value)
+
+
+# --- functions passed as arguments --------------------------------------------------------
+
+
+@jit
+def shifted_square(x: float) -> float:
+    return x * x - 2.0
+
+
+def cubic(x: float) -> float:  # plain: compiled implicitly when passed
+    return x * x * x - 3.0
+
+
+@jit
+def bisect(f, lo: float, hi: float) -> float:  # noqa: ANN001
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if f(lo) * f(mid) <= 0:
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def roots(hi: float) -> tuple:
+    return (
+        bisect(shifted_square, 0.0, hi),
+        bisect(cubic, 0.0, hi),
+        bisect(np.cos, 0.0, hi),
+        bisect(f=shifted_square, lo=0.0, hi=hi),
+    )
+
+
+@given(st.floats(0.5, 8.0))
+def test_functions_passed_from_compiled_code(hi: float) -> None:
+    assert_same(roots, hi)
+
+
+def test_functions_passed_from_python_get_a_specialization_each() -> None:
+    f = jit(mode="compiled")(bisect.py_func)
+    assert f(shifted_square, 0.0, 2.0) == bisect.py_func(shifted_square, 0.0, 2.0)
+    assert f(cubic, 0.0, 2.0) == bisect.py_func(cubic, 0.0, 2.0)
+    assert f(np.cos, 0.0, 2.0) == bisect.py_func(np.cos, 0.0, 2.0)
+    assert len(f._frozen_variants) == 3
