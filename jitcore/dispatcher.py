@@ -90,7 +90,10 @@ class Dispatcher:
         code = py_func.__code__
         # compiled code takes every parameter positionally: positional ones, then keyword-only
         self._npositional = code.co_argcount
-        self._nparams = code.co_argcount + code.co_kwonlyargcount
+        # `*args` is one more parameter, a tuple, after the keyword-only ones (co_varnames
+        # order); such calls are always bound here, never by the native dispatcher
+        self._varargs = bool(code.co_flags & inspect.CO_VARARGS)
+        self._nparams = code.co_argcount + code.co_kwonlyargcount + self._varargs
         self._table = typetable.TypeTable(self._nparams)
         self._param_names = list(code.co_varnames[: self._nparams])
         for sig in options.signatures:
@@ -113,7 +116,7 @@ class Dispatcher:
         back here only for anything else (new types, keywords, defaults, Python fallbacks)."""
         if _PYTHON_MODE[0]:
             return self.py_func(*args, **kwargs)
-        if kwargs or len(args) != self._nparams:
+        if kwargs or len(args) != self._nparams or self._varargs:
             args = self._bind(args, kwargs)
         if any(map(_is_function_value, args)):  # functions passed: a specialization each
             return self._call_with_functions(args)
@@ -125,7 +128,16 @@ class Dispatcher:
                 if target is None:
                     target = self._target_for(args, key)
                     self._install_native_dispatch(key, target)
+        if self._varargs and target is self.py_func:  # Python takes `*args` spread out
+            return self._call_python(args)
         return target(*args)
+
+    def _call_python(self, bound: tuple) -> Any:
+        """Call the Python function with bound arguments (positional..., keyword-only...,
+        the `*args` tuple)."""
+        npos = self._npositional
+        keywords = dict(zip(self._param_names[npos:-1], bound[npos:-1]))
+        return self.py_func(*bound[:npos], *bound[-1], **keywords)
 
     def _install_native_dispatch(self, key: tuple, target: Callable[..., Any]) -> None:
         """Let the dispatcher's native `__call__` recognize the new signature `key`
@@ -138,8 +150,8 @@ class Dispatcher:
         back to the Python-level lookup); only then is the trampoline generated again."""
         from jitcore import codegen, runtime
 
-        if not isinstance(target, Overload) or target.native is None:
-            return  # a Python fallback: the Python-level lookup serves it
+        if not isinstance(target, Overload) or target.native is None or self._varargs:
+            return  # a Python fallback, or `*args` to bind: the Python-level lookup serves it
         address = cast(machine_code.NativeFunction, target.keep_alive).address
         words = typetable.key_words(key)
         has_trampoline = type(self).__call__ is not Dispatcher.__call__
@@ -282,6 +294,7 @@ class Dispatcher:
                 n not in frozen for n in self._param_names[: self._npositional]
             )
             found._nparams = len(found._param_names)
+            found._varargs = False  # the variant's caller has bound `*args` already
             found._table = typetable.TypeTable(found._nparams)
             self._frozen_variants[key] = found
         return found
@@ -318,7 +331,7 @@ class Dispatcher:
         }
         if frozen:  # a function passed from compiled code: that function's specialization
             return self._frozen_callee(frozen, args, kwargs)
-        if len(args) > self._npositional:
+        if len(args) > self._npositional and not self._varargs:
             raise TypingError(
                 f"{name}() takes {self._npositional} positional arguments, {len(args)} given"
             )
@@ -331,8 +344,12 @@ class Dispatcher:
         defaults.update(self.py_func.__kwdefaults__ or {})
         order: list[tuple[str, object]] = []  # ("arg", i) | ("kw", name) | ("default", value)
         sig: list[T.Type] = []
+        extra = args[self._npositional :]  # what `*args` takes
         for i, param in enumerate(names):
-            if i < len(args):
+            if self._varargs and i == len(names) - 1:
+                order.append(("star", len(extra)))
+                sig.append(T.Tuple(tuple(a.type for a in extra)))
+            elif i < len(args) and i < self._npositional:
                 if param in kwargs:
                     raise TypingError(f"{name}() got multiple values for argument '{param}'")
                 order.append(("arg", i))
@@ -359,6 +376,9 @@ class Dispatcher:
             for (kind, what), t in zip(order, signature):
                 if kind == "arg":
                     v = vals[cast(int, what)]
+                elif kind == "star":
+                    first = self._npositional
+                    v = b.make_tuple(vals[first : first + cast(int, what)])
                 elif kind == "kw":
                     v = kw[cast(str, what)]
                 else:
@@ -367,7 +387,7 @@ class Dispatcher:
             return b.native_call(symbol, call_args, ret)
 
         return Resolved(
-            tuple(signature[: len(args)]),
+            tuple(signature[: min(len(args), self._npositional)]) + (None,) * len(extra),
             ret,
             lower,
             callee=(self, signature),

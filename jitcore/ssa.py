@@ -33,6 +33,7 @@ from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
 from jitcore.ssa_inline import call as inline_call
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
 from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
+from jitcore.starcall import spread
 
 BINOPS = {
     ast.Add: "add",
@@ -132,12 +133,14 @@ class _Builder:
         self.incomplete: dict[ir.Block, dict[str, ir.Phi]] = {}
         self.loops: list[_Loop | LoopTargets] = []
         self.block: ir.Block = self._new_block("entry")
-        self.locals = _assigned_names(parsed.tree) | set(parsed.arg_names)
+        self.assigned_names = _assigned_names(parsed.tree)
+        self.locals = self.assigned_names | set(parsed.arg_names)
         self.undefined_reads: dict[str, ast.AST] = {}
         # Reads of a local that no instruction uses (`y = x`): where each happened (block, the
         # instruction it follows), so a read of a possibly unassigned `x` still raises.
         self.copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]] = []
         self._uniq = 0
+        self.arg_types: dict[str, object] = {}  # per parameter, when known (build_ssa)
         self.tries = TryState()  # the `try` statements around the current one (ssa_try)
         # Nested functions and lambdas by name, the ones being inlined, and where their
         # `return`s go (ssa_inline).
@@ -803,11 +806,6 @@ class _Builder:
         inlined = inline_call(self, node)  # a nested function or lambda (ssa_inline)
         if inlined is not None:
             return inlined
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise self.unsupported(
-                    arg, "`*args` in calls is not supported", "pass the arguments explicitly"
-                )
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.unsupported(
@@ -816,7 +814,12 @@ class _Builder:
                     "pass the keyword arguments explicitly",
                 )
         func = self.expr(node.func)
-        args = [self.expr(a) for a in node.args]
+        args = [
+            self.emit(ir.Call(ir.Const(spread), [self.expr(a.value)]), a)  # f(*t): starcall
+            if isinstance(a, ast.Starred)
+            else self.expr(a)
+            for a in node.args
+        ]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
         return self.emit(ir.Call(func, args, kwargs), node)
 
@@ -934,6 +937,9 @@ def _bound_check(fn: ir.Function, phi: ir.Value, flag: ir.Phi, loc: SourceLoc) -
     return ir.Call(ir.Const(check_bound), [flag, ir.Const(var)], name=fn.fresh_name("t"), loc=loc)
 
 
-def build_ssa(parsed: ParsedFunction) -> ir.Function:
-    """Build the untyped SSA IR of a parsed function (the `ssa` stage)."""
-    return _Builder(parsed).build()
+def build_ssa(parsed: ParsedFunction, arg_types: tuple | None = None) -> ir.Function:
+    """Build the untyped SSA IR of a parsed function (the `ssa` stage). `arg_types`, when
+    given, lets a loop over a tuple argument (`*args`) be unrolled (ssa_iteration)."""
+    builder = _Builder(parsed)
+    builder.arg_types = dict(zip(parsed.arg_names, arg_types or ()))
+    return builder.build()

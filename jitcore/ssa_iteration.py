@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
 from jitcore.ir.markers import range_bounds, range_count, range_item
 from jitcore.lib.iteration import range_contains
 
@@ -240,7 +241,13 @@ def for_loop(b: _Builder, node: ast.For) -> bool:
     loops (ranges and plain sequences)."""
     it = node.iter
     if isinstance(it, ast.Tuple | ast.List) and _unrollable(it):
-        _unrolled(b, node, it.elts)
+        _unrolled(b, node, [b.expr(e) for e in it.elts])
+        return True
+    count = _tuple_argument_length(b, it)
+    if count is not None:  # a tuple argument (`*args`): each item with its own type
+        whole = b.expr(it)
+        items: list[ir.Value] = [b.emit(ir.GetItem(whole, ir.Const(k)), it) for k in range(count)]
+        _unrolled(b, node, items)
         return True
     func = _builtin(b, it.func) if isinstance(it, ast.Call) and _plain_call(it) else None
     # a longer literal list loops over the tuple of its items
@@ -260,11 +267,21 @@ def _unrollable(it: ast.Tuple | ast.List) -> bool:
     return len(it.elts) <= UNROLL_LIMIT and not any(isinstance(e, ast.Starred) for e in it.elts)
 
 
-def _unrolled(b: _Builder, node: ast.For, elts: list[ast.expr]) -> None:
-    """`for x in (a, b, c)`: the body once per item, each item with its own type; `continue`
-    goes to the next copy, `break` past the `else`."""
+def _tuple_argument_length(b: _Builder, it: ast.expr) -> int | None:
+    """The length of a parameter that is a tuple of at most UNROLL_LIMIT items and is never
+    reassigned, else None."""
+    if not isinstance(it, ast.Name) or it.id in b.assigned_names:
+        return None
+    t = b.arg_types.get(it.id)
+    if isinstance(t, T.Tuple) and len(t.items) <= UNROLL_LIMIT:
+        return len(t.items)
+    return None
+
+
+def _unrolled(b: _Builder, node: ast.For, values: list[ir.Value]) -> None:
+    """`for x in (a, b, c)`: the body once per item (values computed before the loop runs),
+    each item with its own type; `continue` goes to the next copy, `break` past the `else`."""
     loc = b.parsed.loc(node)
-    values = [b.expr(e) for e in elts]  # the literal is built before the loop runs
     exit_b = b._new_block("endfor")
     for value in values:
         nxt = b._new_block("fornext")
