@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import jitcore
+from jitcheck import jitcheck
 from jitcore import UnsupportedError, jit
 from tests.jitcore.support import assert_same, assert_same_arrays, compiled
 
@@ -83,6 +84,7 @@ def test_error_in_a_loop_header_sees_the_current_iteration(a: np.ndarray) -> Non
     assert_same_arrays(loop_until_error, a)
 
 
+@jitcheck(x=st.integers(-5, 5))  # --jit-diff: mostly returning, raising on both sides
 @jit
 def checked(x: int) -> int:
     if x > 3:
