@@ -565,12 +565,21 @@ def _resolve_tuple_order(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) -> R
     def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
         result: ir.Value = ir.Const(by_length, type=T.BOOL)
         for i in reversed(range(n)):
-            x, y = b.extract(args[0], i), b.extract(args[1], i)
+            x, y = _item(b, args[0], i), _item(b, args[1], i)
+            if x is y:  # the same object: Python's tuple comparison takes it as equal (NaN)
+                continue
             same = _apply(b, eqs[i], x, y)
             result = b.select(same, result, _apply(b, ords[i], x, y))
         return result
 
     return Resolved((None, None), T.BOOL, lower)
+
+
+def _item(b: LowBuilder, tup: ir.Value, i: int) -> ir.Value:
+    """Item `i` of a tuple: the value it was built from, when it was built here."""
+    if isinstance(tup, ir.MakeTuple):
+        return tup.items[i]
+    return b.extract(tup, i)
 
 
 def _apply(b: LowBuilder, rule: Resolved, x: ir.Value, y: ir.Value) -> ir.Value:
