@@ -95,6 +95,17 @@ class Dispatcher:
     def __repr__(self) -> str:
         return f"<jitcore.Dispatcher {self.py_func.__qualname__} {self.options.label}>"
 
+    def __reduce__(self) -> tuple:
+        """Pickle by reference when importable, else by value (`jitcore.pickling`)."""
+        from jitcore import pickling
+
+        return pickling.reduce_dispatcher(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from jitcore import pickling
+
+        pickling.restore_dispatcher_state(self, state)
+
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         if obj is None:
             return self
