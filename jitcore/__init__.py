@@ -18,6 +18,7 @@ from jitcore.errors import (
 )
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.parallel import get_num_threads, prange, set_num_threads
 
 __version__ = "0.1.0"
 
@@ -33,6 +34,9 @@ __all__ = [
     "TypingError",
     "UnsupportedError",
     "__version__",
+    "get_num_threads",
     "jit",
+    "prange",
+    "set_num_threads",
     "supported",
 ]

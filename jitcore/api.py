@@ -28,6 +28,8 @@ def jit(
     cache: bool = ...,
     signatures: Iterable[Any] | None = ...,
     disable_passes: Iterable[str] = ...,
+    nogil: bool = ...,
+    parallel: bool = ...,
 ) -> Callable[[Callable[..., Any]], Any]: ...
 
 
@@ -41,11 +43,15 @@ def jit(
     cache: bool = False,
     signatures: Iterable[Any] | None = None,
     disable_passes: Iterable[str] = (),
+    nogil: bool = False,
+    parallel: bool = False,
 ) -> Any:
     """Compile `func` to native code, one specialization per argument-type signature.
 
     Usable bare (`@jit`) or with options (`@jit(fastmath=True)`). `signatures` lists
-    signatures to compile eagerly, e.g. `["f64, f64", (int, float)]`.
+    signatures to compile eagerly, e.g. `["f64, f64", (int, float)]`. `nogil=True` releases
+    the GIL while the compiled code runs, so Python threads calling it run at once;
+    `parallel=True` runs `jitcore.prange` loops on a native thread pool (README, "Scale out").
     """
     options = JitOptions(
         mode=ExecutionMode(mode) if isinstance(mode, str) else mode,
@@ -55,6 +61,8 @@ def jit(
         cache=cache,
         signatures=tuple(signatures or ()),
         disable_passes=frozenset(disable_passes),
+        nogil=nogil,
+        parallel=parallel,
     )
     options = options_from_env(options)
 
