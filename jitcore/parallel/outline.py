@@ -41,7 +41,7 @@ import builtins
 import copy
 import types
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from jitcore.errors import UnsupportedError
 from jitcore.ir.markers import MISSING
@@ -84,10 +84,43 @@ class Reduction:
 
 @dataclass
 class _Scope:
-    """What the whole function assigns, for telling its locals from globals."""
+    """What the whole function assigns, for telling its locals from globals; and its
+    *aliases*: locals assigned once, from a pure expression of parameters never assigned
+    (`n = a.shape[0]`, `n, d = X.shape`), which a body can recompute."""
 
     params: list[str]
     assigned: set[str] = field(default_factory=set)
+    aliases: dict[str, ast.expr] = field(default_factory=dict)
+
+
+def _aliases(tree: ast.FunctionDef, params: list[str]) -> dict[str, ast.expr]:
+    nodes = _walk_own(tree.body, into_loops=True)
+    stores: dict[str, int] = {}
+    for n in nodes:
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store | ast.Del):
+            stores[n.id] = stores.get(n.id, 0) + 1
+    fixed = {p for p in params if p not in stores}
+    out: dict[str, ast.expr] = {}
+    for n in nodes:
+        if not isinstance(n, ast.Assign) or len(n.targets) != 1 or not _pure(n.value):
+            continue
+        if not _loaded_names([n.value]) - {"len"} <= fixed:
+            continue
+        target = n.targets[0]
+        if isinstance(target, ast.Name):
+            parts = [(target, n.value)]
+        elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
+            parts = [
+                (t, ast.Subscript(value=n.value, slice=ast.Constant(i), ctx=ast.Load()))
+                for i, t in enumerate(target.elts)
+            ]
+        else:
+            continue
+        for name_node, expr in parts:
+            assert isinstance(name_node, ast.Name)
+            if stores.get(name_node.id) == 1:
+                out[name_node.id] = expr
+    return out
 
 
 def outline_prange_loops(
@@ -95,7 +128,7 @@ def outline_prange_loops(
 ) -> tuple[ParsedFunction, dict[str, Dispatcher]]:
     """`parsed` with its outermost prange loops outlined, and the body functions by name."""
     tree = copy.deepcopy(parsed.tree)
-    scope = _Scope(parsed.arg_names, _assigned_names(tree.body))
+    scope = _Scope(parsed.arg_names, _assigned_names(tree.body), _aliases(tree, parsed.arg_names))
     outliner = _Outliner(parsed, owner, tree, scope)
     tree.body = outliner.statements(tree.body, enclosing_loops=[])
     if not outliner.bodies:
@@ -166,7 +199,13 @@ class _Outliner:
         reduced = {r.name for r in reductions}
         self.check_not_read_after(loop, assigned - reduced, enclosing_loops)
         loaded = _loaded_names(loop.body) | _loaded_names(call.args)
-        captured = sorted(n for n in loaded - assigned if self.is_local(n))
+        needed = {n for n in loaded - assigned if self.is_local(n)}
+        # names that are one shape of a parameter (`n = a.shape[0]`, `n, d = X.shape`) are
+        # recomputed in the body, so that its loops are proven in bounds as the serial ones are
+        aliases = {n: e for n, e in self.scope.aliases.items() if n in needed}
+        for expr in aliases.values():
+            needed |= _loaded_names([expr]) - {"len"}
+        captured = sorted(needed - set(aliases))
         k = len(self.bodies)
         name = f"{PREFIX}{k}__"
         start, stop, step = _range_args(call)
@@ -175,7 +214,7 @@ class _Outliner:
         bounds = [] if unit else ["__start", "__step"]
         seeds = [f"__seed_{r.name}" for r in reductions if r.seeded]
         params = ["__lo", "__hi", *bounds, *captured, *seeds]
-        self.bodies[name] = self.body_function(name, loop, params, reductions, unit)
+        self.bodies[name] = self.body_function(name, loop, params, reductions, unit, aliases)
         # the loop's replacement in the outer function
         stmts: list[ast.stmt] = []
         names = {"start": start, "stop": stop, "step": step}
@@ -267,15 +306,38 @@ class _Outliner:
         whichever iteration ran last on some thread: refuse it."""
         inside = {id(n) for n in ast.walk(loop)}
         end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
-        outer_span = enclosing_loops[0] if enclosing_loops else None
+        outer_span = cast(ast.stmt, enclosing_loops[0]) if enclosing_loops else None
         again = {id(n) for n in ast.walk(outer_span)} if outer_span is not None else set()
-        for node in _walk_own(self.tree.body, into_loops=True):
+        nodes = _walk_own(self.tree.body, into_loops=True)
+        stores = {
+            (n.id, (n.lineno, n.col_offset))
+            for n in nodes
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store) and id(n) not in inside
+        }
+
+        def assigned_between(name: str, after: tuple[int, int], at: tuple[int, int]) -> bool:
+            return any(s == name and after < where < at for s, where in stores)
+
+        begin = (loop.lineno, loop.col_offset)
+        outer_begin = (
+            (outer_span.lineno, outer_span.col_offset) if outer_span is not None else begin
+        )
+
+        def stale(node: ast.Name) -> bool:
+            """Read after the loop, or before it in an enclosing loop's next round, with no
+            assignment in between."""
+            at = (node.lineno, node.col_offset)
+            if at > end:
+                return not assigned_between(node.id, end, at)
+            return id(node) in again and not assigned_between(node.id, outer_begin, at)
+
+        for node in nodes:
             if (
                 isinstance(node, ast.Name)
                 and isinstance(node.ctx, ast.Load)
                 and node.id in private
                 and id(node) not in inside
-                and ((node.lineno, node.col_offset) > end or id(node) in again)
+                and stale(node)
             ):
                 raise self.error(
                     node,
@@ -292,25 +354,41 @@ class _Outliner:
         params: list[str],
         reductions: list[Reduction],
         unit: bool,
+        aliases: dict[str, ast.expr],
     ) -> Dispatcher:
         """The jitted function the loop's body becomes (see the module docstring)."""
         from jitcore.dispatcher import Dispatcher
         from jitcore.options import ExecutionMode
 
         assert isinstance(loop.target, ast.Name)
-        init: list[ast.stmt] = []
+        init: list[ast.stmt] = [
+            ast.Assign(targets=[_store(n)], value=copy.deepcopy(e), lineno=0)
+            for n, e in sorted(aliases.items())
+        ]
         for r in reductions:
             value = _load(f"__seed_{r.name}") if r.seeded else ast.Constant(_IDENTITY[r.op])
             init.append(ast.Assign(targets=[_store(r.name)], value=value, lineno=0))
-        index: ast.expr = _load("__k")
-        if not unit:
-            step = ast.BinOp(left=_load("__k"), op=ast.Mult(), right=_load("__step"))
-            index = ast.BinOp(left=_load("__start"), op=ast.Add(), right=step)
-        body = [ast.Assign(targets=[_store(loop.target.id)], value=index, lineno=0)]
-        body += copy.deepcopy(loop.body)
+        assert isinstance(loop.iter, ast.Call)
+        stop = _range_args(loop.iter)[1]
+        if unit and _pure(stop):
+            # `for i in range(max(lo, 0), min(hi, a.shape[0]))`: the same loop as the user's
+            # for bounds-check elimination (`optimize.bce`), so the chunk vectorizes as well
+            # as the serial loop does (the clamps change nothing: 0 <= lo <= hi <= the stop)
+            lo = ast.Call(_load("max"), [_load("__lo"), ast.Constant(0)], [])
+            hi = ast.Call(_load("min"), [_load("__hi"), copy.deepcopy(stop)], [])
+            target, body = loop.target.id, copy.deepcopy(loop.body)
+            bounds = [lo, hi]
+        else:
+            index: ast.expr = _load("__k")
+            if not unit:
+                step = ast.BinOp(left=_load("__k"), op=ast.Mult(), right=_load("__step"))
+                index = ast.BinOp(left=_load("__start"), op=ast.Add(), right=step)
+            body = [ast.Assign(targets=[_store(loop.target.id)], value=index, lineno=0)]
+            body += copy.deepcopy(loop.body)
+            target, bounds = "__k", [_load("__lo"), _load("__hi")]
         chunk_loop = ast.For(
-            target=_store("__k"),
-            iter=ast.Call(_load("range"), [_load("__lo"), _load("__hi")], []),
+            target=_store(target),
+            iter=ast.Call(_load("range"), bounds, []),
             body=body,
             orelse=[],
             lineno=0,
@@ -405,6 +483,26 @@ else:
 if {h}_n < 0:
     {h}_n = 0
 """
+
+
+def _pure(node: ast.expr) -> bool:
+    """An expression the body can evaluate again with the same value: names, constants,
+    attributes, constant subscripts and `len(name)` (`n`, `a.shape[0]`, `len(a)`)."""
+    if isinstance(node, ast.Name | ast.Constant):
+        return True
+    if isinstance(node, ast.Attribute):
+        return _pure(node.value)
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and _pure(node.value)
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "len"
+            and len(node.args) == 1
+            and not node.keywords
+            and isinstance(node.args[0], ast.Name)
+        )
+    return False
 
 
 def _count_statements(hidden: str) -> list[ast.stmt]:

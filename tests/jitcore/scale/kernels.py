@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitcore import jit
+from jitcore import jit, prange
 
 SCALE = 2.0
 
@@ -60,3 +60,16 @@ def run_in_worker(data: tuple) -> tuple:
     func, arg = data
     result = func(arg)
     return result, func.stats().cache_hit
+
+
+@jit(mode="compiled", parallel=True)
+def parallel_count(a: np.ndarray) -> tuple:
+    """A prange kernel: its loop body is a function of its own, found by the cache as
+    `parallel_count.__jitcore_prange_0__`."""
+    n = 0
+    s = 0.0
+    for i in prange(a.shape[0]):
+        if a[i] > 0.5:
+            n += 1
+        s += a[i]
+    return n, s

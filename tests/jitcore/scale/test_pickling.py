@@ -108,15 +108,20 @@ def test_process_pool_map_ships_by_reference_and_by_value() -> None:
     assert by_value == pytest.approx([power_sum.py_func(c) for c in chunks], rel=1e-15)
 
 
-def test_workers_share_the_disk_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One worker compiles, the next loads (workers read JITCORE_CACHE* when they start)."""
+@pytest.mark.parametrize("kernel", ["chunk_stats", "parallel_count"])
+def test_workers_share_the_disk_cache(
+    kernel: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker compiles, the next loads (workers read JITCORE_CACHE* when they start);
+    a parallel kernel loads with the function its prange loop became."""
+    func = getattr(kernels, kernel)
     monkeypatch.setenv("JITCORE_CACHE", "1")
     monkeypatch.setenv("JITCORE_CACHE_DIR", str(tmp_path / "cache"))
     results = []
     for _ in range(2):  # one fresh process after the other
         with _spawn_pool(1) as pool:
-            results.append(pool.submit(kernels.run_in_worker, (kernels.chunk_stats, A)).result())
-    expected = kernels.chunk_stats.py_func(A)
+            results.append(pool.submit(kernels.run_in_worker, (func, A)).result())
+    expected = func.py_func(A)
     assert [r for r, _ in results] == [expected, expected]
     assert [hit for _, hit in results] == [False, True]
 

@@ -314,3 +314,37 @@ def test_unsupported_shapes_are_errors_with_a_location(f, words: str) -> None:  
     with pytest.raises(UnsupportedError, match=words) as info:
         jit(mode="compiled", parallel=True)(f)(np.arange(4.0))
     assert "test_prange.py:" in str(info.value)
+
+
+def pairwise(X):  # noqa: ANN001, ANN201
+    """`n, d = X.shape`: the body recomputes n and d from X (bounds checks then go away)."""
+    n, d = X.shape
+    D = np.empty((n, n))
+    for i in prange(n):
+        for j in range(n):
+            s = 0.0
+            for k in range(d):
+                t = X[i, k] - X[j, k]
+                s += t * t
+            D[i, j] = np.sqrt(s)
+    return D
+
+
+def shifted_param(a):  # noqa: ANN001, ANN201
+    """`a` is reassigned: `n` is not recomputed from it in the body, but passed."""
+    n = a.shape[0]
+    a = a[1:]
+    s = 0.0
+    for i in prange(n - 1):
+        s += a[i]
+    return s
+
+
+@given(
+    hnp.arrays(
+        np.float64, st.tuples(st.integers(1, 30), st.integers(1, 4)), elements=st.floats(-100, 100)
+    )
+)
+def test_shape_aliases_in_the_body(X: np.ndarray) -> None:
+    np.testing.assert_array_equal(parallel(pairwise)(X), serial(pairwise)(X))
+    assert_same(shifted_param, X[:, 0].copy(), parallel=True)
