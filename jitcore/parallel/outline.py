@@ -107,6 +107,7 @@ def _aliases(tree: ast.FunctionDef, params: list[str]) -> dict[str, ast.expr]:
         if not _loaded_names([n.value]) - {"len"} <= fixed:
             continue
         target = n.targets[0]
+        parts: list[tuple[ast.expr, ast.expr]]
         if isinstance(target, ast.Name):
             parts = [(target, n.value)]
         elif isinstance(target, ast.Tuple) and all(isinstance(t, ast.Name) for t in target.elts):
@@ -232,11 +233,11 @@ class _Outliner:
         if reductions:
             stmts.append(ast.Assign(targets=[_store(f"{hidden}_out")], value=launch, lineno=0))
             for i, r in enumerate(reductions):
-                part = ast.Subscript(
+                item = ast.Subscript(
                     value=_load(f"{hidden}_out"), slice=ast.Constant(i), ctx=ast.Load()
                 )
                 stmts.append(
-                    ast.Assign(targets=[_store(r.name)], value=_combined(r, part), lineno=0)
+                    ast.Assign(targets=[_store(r.name)], value=_combined(r, item), lineno=0)
                 )
         else:
             stmts.append(ast.Expr(value=launch))
@@ -377,7 +378,7 @@ class _Outliner:
             lo = ast.Call(_load("max"), [_load("__lo"), ast.Constant(0)], [])
             hi = ast.Call(_load("min"), [_load("__hi"), copy.deepcopy(stop)], [])
             target, body = loop.target.id, copy.deepcopy(loop.body)
-            bounds = [lo, hi]
+            bounds: list[ast.expr] = [lo, hi]
         else:
             index: ast.expr = _load("__k")
             if not unit:
@@ -411,8 +412,9 @@ class _Outliner:
             body=stmts,
             decorator_list=[],
             returns=None,
-            type_params=[],
         )
+        if "type_params" in ast.FunctionDef._fields:  # Python 3.12+
+            fdef.type_params = []  # type: ignore[attr-defined]
         for node in ast.walk(fdef):  # generated nodes sit at the loop's line
             if getattr(node, "lineno", 0) == 0 or not hasattr(node, "lineno"):
                 ast.copy_location(node, loop)

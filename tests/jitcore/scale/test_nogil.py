@@ -91,7 +91,8 @@ def test_threads_share_the_runtime_without_the_gil() -> None:
     assert len(results) == 80
     for r in results:
         np.testing.assert_array_equal(r, expected)
-    del results, r
+    results.clear()
+    del r
     assert (runtime.live_blocks(), runtime.live_bytes()) == before
 
 
