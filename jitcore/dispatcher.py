@@ -111,7 +111,7 @@ class Dispatcher:
         """Pickle by reference when importable, else by value (`jitcore.pickling`)."""
         from jitcore import pickling
 
-        return pickling.reduce_dispatcher(self)
+        return pickling.reduce_dispatcher(self, Dispatcher)
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         from jitcore import pickling
@@ -263,7 +263,7 @@ class Dispatcher:
             if self.options.parallel:
                 from jitcore.parallel.outline import outline_prange_loops
 
-                parsed, self._prange_bodies = outline_prange_loops(parsed, self)
+                parsed, self._prange_bodies = outline_prange_loops(parsed, self, Dispatcher)
             self.parse_seconds = time.perf_counter() - start
             self._parsed = parsed
         return self._parsed

@@ -23,7 +23,8 @@ import llvmlite.binding as llvm
 
 from jitcore import cache
 from jitcore.llvm_opt import initialize_llvm, optimize_module, target_machine
-from jitcore.runtime import default_num_threads, nrt
+from jitcore.runtime import nrt
+from jitcore.runtime.threads import default_num_threads
 
 METH_FASTCALL = 0x0080
 

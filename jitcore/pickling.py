@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import inspect
 import linecache
 import marshal
 import sys
@@ -75,8 +76,9 @@ def importable(obj: object, module: str, qualname: str) -> bool:
 # --- reducing -----------------------------------------------------------------------------
 
 
-def reduce_dispatcher(dispatcher: Dispatcher) -> tuple:
-    """`Dispatcher.__reduce__`: by reference when importable, else by value."""
+def reduce_dispatcher(dispatcher: Dispatcher, cls: type[Dispatcher]) -> tuple:
+    """`Dispatcher.__reduce__`: by reference when importable, else by value (`cls`, the
+    Dispatcher class, travels by reference: this module does not import `dispatcher`)."""
     origin = dispatcher._origin
     if origin is not None and origin is not dispatcher:
         return (rebuild_variant, (origin, dispatcher.options))
@@ -85,15 +87,13 @@ def reduce_dispatcher(dispatcher: Dispatcher) -> tuple:
         return (rebuild_by_reference, (func.__module__, func.__qualname__))
     payload = function_payload(func)
     payload["options"] = dispatcher.options
-    return (rebuild_by_value, (payload,), function_state(func))
+    return (rebuild_by_value, (cls, payload), function_state(func))
 
 
 def function_payload(func: types.FunctionType) -> dict[str, Any]:
     """What rebuilds the function object itself: code, names, source lines."""
     code = func.__code__
     try:
-        import inspect
-
         lines, first = inspect.getsourcelines(func)
     except (OSError, TypeError):
         lines, first = [], code.co_firstlineno
@@ -187,14 +187,12 @@ def rebuild_variant(origin: Dispatcher, options: JitOptions) -> Dispatcher:
     return origin.with_options(**changes)
 
 
-def rebuild_by_value(payload: dict[str, Any]) -> Dispatcher:
+def rebuild_by_value(cls: type[Dispatcher], payload: dict[str, Any]) -> Dispatcher:
     """A new dispatcher around a rebuilt function; `Dispatcher.__setstate__` fills in what the
     function reads (`restore_state`) and compiles the options' eager signatures."""
-    from jitcore.dispatcher import Dispatcher
-
     func = new_function(payload)
     options: JitOptions = payload["options"]
-    dispatcher = Dispatcher(func, options.replace(signatures=()))
+    dispatcher = cls(func, options.replace(signatures=()))
     dispatcher.__dict__["_pickled_options"] = options
     return dispatcher
 

@@ -33,7 +33,8 @@ from jitcore.codegen.types import (
     llvm_type,
 )
 from jitcore.ir import types as T
-from jitcore.runtime import MAX_THREADS, nrt
+from jitcore.runtime import nrt
+from jitcore.runtime.threads import MAX_THREADS
 
 # one task per chunk: {ptr args, i64 lo, i64 hi, ptr result slot, ptr status slot}
 TASK = ll.LiteralStructType([PTR, I64, I64, PTR, PTR])

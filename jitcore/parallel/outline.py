@@ -40,6 +40,7 @@ import ast
 import builtins
 import copy
 import types
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -125,12 +126,14 @@ def _aliases(tree: ast.FunctionDef, params: list[str]) -> dict[str, ast.expr]:
 
 
 def outline_prange_loops(
-    parsed: ParsedFunction, owner: Dispatcher
+    parsed: ParsedFunction, owner: Dispatcher, make_dispatcher: Callable[..., Dispatcher]
 ) -> tuple[ParsedFunction, dict[str, Dispatcher]]:
-    """`parsed` with its outermost prange loops outlined, and the body functions by name."""
+    """`parsed` with its outermost prange loops outlined, and the body functions by name
+    (made with `make_dispatcher(func, options)`: the Dispatcher class, which this module does
+    not import, as `dispatcher` imports it)."""
     tree = copy.deepcopy(parsed.tree)
     scope = _Scope(parsed.arg_names, _assigned_names(tree.body), _aliases(tree, parsed.arg_names))
-    outliner = _Outliner(parsed, owner, tree, scope)
+    outliner = _Outliner(parsed, owner, tree, scope, make_dispatcher)
     tree.body = outliner.statements(tree.body, enclosing_loops=[])
     if not outliner.bodies:
         return parsed, {}
@@ -146,8 +149,14 @@ def outline_prange_loops(
 
 class _Outliner:
     def __init__(
-        self, parsed: ParsedFunction, owner: Dispatcher, tree: ast.FunctionDef, scope: _Scope
+        self,
+        parsed: ParsedFunction,
+        owner: Dispatcher,
+        tree: ast.FunctionDef,
+        scope: _Scope,
+        make_dispatcher: Callable[..., Dispatcher],
     ) -> None:
+        self.make_dispatcher = make_dispatcher
         self.parsed = parsed
         self.owner = owner
         self.tree = tree
@@ -358,7 +367,6 @@ class _Outliner:
         aliases: dict[str, ast.expr],
     ) -> Dispatcher:
         """The jitted function the loop's body becomes (see the module docstring)."""
-        from jitcore.dispatcher import Dispatcher
         from jitcore.options import ExecutionMode
 
         assert isinstance(loop.target, ast.Name)
@@ -427,7 +435,7 @@ class _Outliner:
             signatures=(),
             prange_body=tuple(r.combine for r in reductions),
         )
-        dispatcher = Dispatcher(func, options)
+        dispatcher = self.make_dispatcher(func, options)
         env = Environment(self.parsed.env.globals, dict(self.parsed.env.closure))
         dispatcher._parsed = ParsedFunction(
             func, fdef, self.parsed.filename, env, params, {}, self.parsed.source

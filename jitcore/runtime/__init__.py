@@ -11,6 +11,7 @@ import ctypes
 import functools
 
 from jitcore.runtime import nrt
+from jitcore.runtime.threads import MAX_THREADS
 
 
 @functools.cache
@@ -38,25 +39,6 @@ def set_python_mode(on: bool) -> None:
 
 def python_mode_flag_address() -> int:
     return _addresses()[nrt.PYTHON_MODE]
-
-
-MAX_THREADS = 64  # the launcher's fixed arrays of per-chunk results hold this many
-
-
-def default_num_threads() -> int:
-    """`JITCORE_NUM_THREADS`, else the CPUs this process may run on."""
-    import os
-
-    from jitcore.options import num_threads_from_env
-
-    configured = num_threads_from_env()
-    if configured is not None:
-        return min(configured, MAX_THREADS)
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_THREADS))
 
 
 def _threads_cell() -> ctypes.c_int64:
