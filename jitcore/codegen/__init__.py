@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
@@ -49,6 +50,9 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     gen = KernelGen(
         module, fn, symbol if body_ops is None else f"{symbol}.chunk", fastmath=options.fastmath
     )
+    for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
+        if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
+            rtdicts.define_helper(module, instr.symbol)
     kernel = gen.emit()
     if options.nogil:
         check_no_python(kernel, fn)
@@ -56,7 +60,8 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         kernel.linkage = "internal"
         kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
     emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
-    return GeneratedModule(module, symbol, f"{symbol}.py", sorted(gen.callees))
+    callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c))
+    return GeneratedModule(module, symbol, f"{symbol}.py", callees)
 
 
 def check_no_python(kernel: ll.Function, fn: ir.Function) -> None:
