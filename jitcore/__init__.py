@@ -18,6 +18,7 @@ from jitcore.errors import (
 )
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.state import Module, Variable
 
 __version__ = "0.1.0"
 
@@ -29,9 +30,11 @@ __all__ = [
     "JitError",
     "JitFallbackWarning",
     "JitOptions",
+    "Module",
     "SourceLoc",
     "TypingError",
     "UnsupportedError",
+    "Variable",
     "__version__",
     "jit",
     "supported",
