@@ -18,6 +18,7 @@ from jitcore.errors import (
 )
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.runner import Runner, RunResult, run
 from jitcore.state import Module, Variable
 
 __version__ = "0.1.0"
@@ -31,11 +32,14 @@ __all__ = [
     "JitFallbackWarning",
     "JitOptions",
     "Module",
+    "RunResult",
+    "Runner",
     "SourceLoc",
     "TypingError",
     "UnsupportedError",
     "Variable",
     "__version__",
     "jit",
+    "run",
     "supported",
 ]
