@@ -445,10 +445,14 @@ class BoundMethod:
         options = options or self.method.options
         table = _table(self.module, self.func, options)
         last = table.get("last")
-        if last is not None and current_key(self.module, last.paths) == last.key:
+        if last is not None and _fits(self.module, last):
             return last  # type: ignore[no-any-return]
-        fresh = generate(self.module, self.func, options)
-        made: Generated = table.setdefault(fresh.key, fresh)
+        shared = _SHARED.setdefault((self.func, options), [])
+        made = next((g for g in reversed(shared) if _fits(self.module, g)), None)
+        if made is None:
+            made = generate(self.module, self.func, options)
+            shared.append(made)
+            del shared[:-_SHARED_PER_METHOD]
         table["last"] = made
         return made
 
@@ -472,6 +476,19 @@ class BoundMethod:
     def inspect(self, stage: str = "typeinfer", signature: Any = None) -> str:
         """IR text of a stage of the generated function (see `Dispatcher.inspect`)."""
         return self.generated().dispatcher.inspect(stage, signature)
+
+
+# Generated functions shared by every Module whose paths resolve to the same key (instances of
+# a class with equal constants share compiled code); the most recent few per method.
+_SHARED: dict[tuple[FunctionType, JitOptions], list[Generated]] = {}
+_SHARED_PER_METHOD = 32
+
+
+def _fits(module: Module, generated: Generated) -> bool:
+    try:
+        return current_key(module, generated.paths) == generated.key
+    except AttributeError:  # a path this Module does not have
+        return False
 
 
 def _storage(value: Any) -> Any:
