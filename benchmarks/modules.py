@@ -26,9 +26,9 @@ import jitcore
 from benchmarks import neuro
 
 
-def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+def _timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
     start = time.perf_counter()
-    out = fn()
+    out = fn(*args, **kwargs)
     return time.perf_counter() - start, out
 
 
@@ -40,7 +40,7 @@ def hh(n: int, steps: int) -> dict[str, Any]:
         if mode != "python":  # compile on a throwaway copy of the same model
             jitcore.run(neuro.HH(n), 2, inputs={"I": 10.0}, monitors=["spike"], mode=mode)
         seconds, result = _timed(
-            lambda: jitcore.run(model, steps, inputs={"I": 10.0}, monitors=["spike"], mode=mode)
+            jitcore.run, model, steps, inputs={"I": 10.0}, monitors=["spike"], mode=mode
         )
         assert result.mode == mode
         rows[mode] = (seconds, int(result["spike"].sum()))
@@ -50,6 +50,7 @@ def hh(n: int, steps: int) -> dict[str, Any]:
     except ImportError:
         rows["numba"] = None
     else:
+
         def go(steps: int) -> tuple[np.ndarray, np.ndarray]:
             m = neuro.HH(n)
             spikes = np.zeros((steps, n), dtype=np.bool_)
@@ -73,7 +74,7 @@ def lif(n: int, steps: int) -> dict[str, Any]:
         if mode != "python":
             jitcore.run(neuro.LIFNet(n), 2, inputs={"I": 11.0}, monitors=["spike"], mode=mode)
         seconds, result = _timed(
-            lambda: jitcore.run(model, steps, inputs={"I": 11.0}, monitors=["spike"], mode=mode)
+            jitcore.run, model, steps, inputs={"I": 11.0}, monitors=["spike"], mode=mode
         )
         rows[mode] = (seconds, int(result["spike"].sum()))
         final[mode] = model.V.value.copy()
@@ -82,10 +83,21 @@ def lif(n: int, steps: int) -> dict[str, Any]:
     except ImportError:
         rows["numba"] = None
     else:
+
         def go(steps: int, m: neuro.LIFNet) -> tuple[np.ndarray, np.ndarray]:
             counts = np.zeros(steps, dtype=np.int64)
-            make(m.V.value, m.g.value, m.spike.value, m.indptr, m.indices, m.n_exc, 11.0,
-                 steps, 0.1, counts)
+            make(
+                m.V.value,
+                m.g.value,
+                m.spike.value,
+                m.indptr,
+                m.indices,
+                m.n_exc,
+                11.0,
+                steps,
+                0.1,
+                counts,
+            )
             return m.V.value, counts
 
         go(2, neuro.LIFNet(n))
@@ -108,7 +120,7 @@ def logreg(points: int, iters: int, dim: int = 10) -> dict[str, Any]:
         model = neuro.LogReg(X, Y)
         if mode != "python":
             jitcore.run(neuro.LogReg(X[:100], Y[:100]), 1, mode=mode)
-        seconds, result = _timed(lambda: jitcore.run(model, iters, mode=mode))
+        seconds, result = _timed(jitcore.run, model, iters, mode=mode)
         rows[mode] = (seconds, None)
         final[mode] = model.w.value.copy()
     try:
@@ -122,7 +134,9 @@ def logreg(points: int, iters: int, dim: int = 10) -> dict[str, Any]:
         rows["numba"] = (seconds, None)
         final["numba"] = w
     for mode, w in final.items():
-        np.testing.assert_allclose(w, final["python"], rtol=1e-2, err_msg=mode)  # chaotic: sums in another order
+        np.testing.assert_allclose(
+            w, final["python"], rtol=1e-2, err_msg=mode
+        )  # chaotic: sums in another order
     return rows
 
 
@@ -149,13 +163,25 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     warnings.simplefilter("error", jitcore.JitFallbackWarning)
     scale = 10 if args.quick else 1
-    print(_table(f"Hodgkin-Huxley, 1000 neurons, {10_000 // scale} steps, exponential Euler, "
-                 "spikes monitored", hh(1000, 10_000 // scale)))
-    print(_table(f"LIF network, 4000 neurons, p=0.02 sparse (CSR), {2000 // scale} steps",
-                 lif(4000, 2000 // scale)))
+    print(
+        _table(
+            f"Hodgkin-Huxley, 1000 neurons, {10_000 // scale} steps, exponential Euler, "
+            "spikes monitored",
+            hh(1000, 10_000 // scale),
+        )
+    )
+    print(
+        _table(
+            f"LIF network, 4000 neurons, p=0.02 sparse (CSR), {2000 // scale} steps",
+            lif(4000, 2000 // scale),
+        )
+    )
     points = args.logreg_points // scale
-    print(_table(f"Logistic regression (BrainPy), X {points} x 10, 30 iterations",
-                 logreg(points, 30)))
+    print(
+        _table(
+            f"Logistic regression (BrainPy), X {points} x 10, 30 iterations", logreg(points, 30)
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -163,7 +163,9 @@ class LogReg(Module):
         self.w = Variable(2.0 * np.ones(X.shape[1]) - 1.3)
 
     def __call__(self):  # noqa: ANN204
-        u = np.dot(((1.0 / (1.0 + np.exp(-self.Y * np.dot(self.X, self.w))) - 1.0) * self.Y), self.X)
+        u = np.dot(
+            ((1.0 / (1.0 + np.exp(-self.Y * np.dot(self.X, self.w))) - 1.0) * self.Y), self.X
+        )
         self.w.value = self.w - u
 
 

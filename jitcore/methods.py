@@ -177,9 +177,7 @@ def _generate(module: Module, func: FunctionType, ctx: _Context) -> Generated:
     made.__qualname__ = func.__qualname__
     made.__module__ = func.__module__
     paths = rewriter.paths()
-    generated = Generated(
-        Dispatcher(made, ctx.options), params, current_key(module, paths), paths
-    )
+    generated = Generated(Dispatcher(made, ctx.options), params, current_key(module, paths), paths)
     ctx.made[ident] = generated
     return generated
 
@@ -221,9 +219,7 @@ class _Rewriter(ast.NodeTransformer):
         for a in args.posonlyargs + args.args + args.kwonlyargs:
             a.annotation = None
         tree.body = [self.visit(stmt) for stmt in tree.body]
-        new_args = [
-            ast.copy_location(ast.arg(arg=param_name(p)), tree) for p in self._params
-        ]
+        new_args = [ast.copy_location(ast.arg(arg=param_name(p)), tree) for p in self._params]
         args.args = new_args + args.args
         ast.fix_missing_locations(tree)
         return tree
@@ -299,7 +295,9 @@ class _Rewriter(ast.NodeTransformer):
                 rest = rest[1:]
             if not rest and not raw and value.ndim == 0:
                 expr = ast.copy_location(
-                    ast.Subscript(value=expr, slice=ast.Tuple(elts=[], ctx=ast.Load()), ctx=ast.Load()),
+                    ast.Subscript(
+                        value=expr, slice=ast.Tuple(elts=[], ctx=ast.Load()), ctx=ast.Load()
+                    ),
                     node,
                 )
         elif kind == "array":
@@ -378,9 +376,7 @@ class _Rewriter(ast.NodeTransformer):
         if not hit:
             return self.generic_visit(node)
         if len(node.targets) != 1:
-            raise self._error(
-                hit[0], "assign a Variable in a statement of its own (`self.v = x`)"
-            )
+            raise self._error(hit[0], "assign a Variable in a statement of its own (`self.v = x`)")
         found = self._variable_target(node.targets[0])
         assert found is not None
         value = self.visit(node.value)

@@ -108,7 +108,9 @@ def parse_function(func: FunctionType) -> ParsedFunction:
     return _parsed(func, tree, filename, source)
 
 
-def _parsed(func: FunctionType, tree: ast.FunctionDef, filename: str, source: str) -> ParsedFunction:
+def _parsed(
+    func: FunctionType, tree: ast.FunctionDef, filename: str, source: str
+) -> ParsedFunction:
     _reject_unsupported_signature(tree, filename)
     closure = {}
     if func.__closure__:

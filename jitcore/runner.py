@@ -234,8 +234,9 @@ def _inputs(spec: Mapping[str, Any], n_steps: int, step: FunctionType) -> list[_
     for k, (target, value) in enumerate(spec.items()):
         variable = None if target in params else _path(target)
         if variable is None and "." not in target and target not in params:
-            raise TypeError(f"input {target!r} is neither a parameter of {step.__name__}() "
-                            "nor a Variable path")
+            raise TypeError(
+                f"input {target!r} is neither a parameter of {step.__name__}() nor a Variable path"
+            )
         if isinstance(value, Variable):
             value = value.value
         per_step = isinstance(value, np.ndarray) and value.ndim > 0
