@@ -441,15 +441,15 @@ class BoundMethod:
         options = options or self.method.options
         table = _table(self.module, self.func, options)
         last = table.get("last")
-        if last is not None and _fits(self.module, last):
-            return last  # type: ignore[no-any-return]
+        if last is not None and _unchanged(self.module, last):
+            return last[0]  # type: ignore[no-any-return]
         shared = _SHARED.setdefault((self.func, options), [])
         made = next((g for g in reversed(shared) if _fits(self.module, g)), None)
         if made is None:
             made = generate(self.module, self.func, options)
             shared.append(made)
             del shared[:-_SHARED_PER_METHOD]
-        table["last"] = made
+        table["last"] = (made, _snapshot(self.module, made.paths))
         return made
 
     def arrays(self, generated: Generated) -> list[Any]:
@@ -478,6 +478,26 @@ class BoundMethod:
 # a class with equal constants share compiled code); the most recent few per method.
 _SHARED: dict[tuple[FunctionType, JitOptions], list[Generated]] = {}
 _SHARED_PER_METHOD = 32
+
+
+def _identity(value: Any) -> Any:
+    return value.func if isinstance(value, _MethodRef) else value
+
+
+def _snapshot(module: Module, paths: list[Path]) -> list[Any]:
+    """The objects the paths lead to now: while every path leads to the very same object, the
+    key cannot have changed (a cheaper test than computing the key, made on every call)."""
+    return [_identity(walk(module, p)) for p in paths]
+
+
+def _unchanged(module: Module, last: tuple[Generated, list[Any]]) -> bool:
+    generated, objects = last
+    try:
+        return all(
+            _identity(walk(module, p)) is obj for p, obj in zip(generated.paths, objects)
+        )
+    except AttributeError:
+        return False
 
 
 def _fits(module: Module, generated: Generated) -> bool:

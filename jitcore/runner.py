@@ -272,6 +272,9 @@ def _python_loop(
     per_step_args = [i for i in inputs if i.variable is None and i.per_step]
     variables = [(walk(model, i.variable), i) for i in inputs if i.variable is not None]
     recorded = [(monitors[label], walk(model, p)) for label, p in paths.items()]
+    given = {i.target for i in inputs if i.variable is None}
+    params = _step_params(step)
+    positional = given == set(params[: len(given)])
     for a, b in _chunks(hi - lo, progress, offset=lo):
         for t in range(a, b):
             for var, inp in variables:
@@ -279,9 +282,17 @@ def _python_loop(
             kwargs = dict(kwargs_fixed)
             for inp in per_step_args:
                 kwargs[inp.target] = inp.value[t]
-            step(**kwargs)
+            if positional:  # the fast call: no binding of keywords
+                step(*(kwargs[p] for p in params[: len(kwargs)]))
+            else:
+                step(**kwargs)
             for out, var in recorded:
                 out[t] = var.value
+
+
+def _step_params(step: Callable[..., Any]) -> list[str]:
+    func = getattr(step, "func", None) or getattr(step, "__func__", None) or step
+    return list(inspect.signature(func).parameters)[1:]
 
 
 def _inject(var: Variable, value: Any) -> None:

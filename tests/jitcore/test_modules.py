@@ -315,3 +315,22 @@ def test_variable_behaves_like_its_array_in_python() -> None:
     assert v.sum() == 5.0 and v.shape == (2,) and len(v) == 2
     with pytest.raises(TypeError, match="numbers"):
         Variable("text")
+
+
+def test_a_constant_inside_a_plain_object_is_watched_too() -> None:
+    from types import SimpleNamespace
+
+    class Scaled(Module):
+        def __init__(self) -> None:
+            self.params = SimpleNamespace(gain=2.0)
+            self.x = Variable(np.ones(2))
+
+        @jit(mode="compiled")
+        def step(self):  # noqa: ANN202
+            self.x *= self.params.gain
+
+    m = Scaled()
+    m.step()
+    m.params.gain = 3.0  # the same object holds a new value: the old code must not run
+    m.step()
+    np.testing.assert_array_equal(m.x.value, [6.0, 6.0])
