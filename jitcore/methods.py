@@ -493,9 +493,7 @@ def _snapshot(module: Module, paths: list[Path]) -> list[Any]:
 def _unchanged(module: Module, last: tuple[Generated, list[Any]]) -> bool:
     generated, objects = last
     try:
-        return all(
-            _identity(walk(module, p)) is obj for p, obj in zip(generated.paths, objects)
-        )
+        return all(_identity(walk(module, p)) is obj for p, obj in zip(generated.paths, objects))
     except AttributeError:
         return False
 
