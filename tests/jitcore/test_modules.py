@@ -334,3 +334,21 @@ def test_a_constant_inside_a_plain_object_is_watched_too() -> None:
     m.params.gain = 3.0  # the same object holds a new value: the old code must not run
     m.step()
     np.testing.assert_array_equal(m.x.value, [6.0, 6.0])
+
+
+def test_an_auto_method_that_cannot_compile_runs_as_python_with_a_warning() -> None:
+    class Loose(Module):
+        def __init__(self) -> None:
+            self.x = Variable(np.zeros(2))
+
+        @jit
+        def step(self):  # noqa: ANN202
+            self.x += 1.0
+            with warnings.catch_warnings():  # not compilable
+                pass
+
+    m = Loose()
+    with pytest.warns(JitFallbackWarning, match="with"):
+        m.step()
+    m.step()
+    np.testing.assert_array_equal(m.x.value, [2.0, 2.0])
