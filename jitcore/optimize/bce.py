@@ -24,10 +24,11 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
     idom = dominators(fn)
     changed = False
     for header, body in natural_loops(fn):
-        loop = _counted_loop(header, body)
+        loop = counted_loop(header, body)
         if loop is None:
             continue
         counter, stop, entry = loop
+        stop = _source(stop)
         for block in body:
             if not dominates(idom, entry, block):
                 continue
@@ -45,11 +46,12 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
     return changed
 
 
-def _counted_loop(
+def counted_loop(
     header: ir.Block, body: set[ir.Block]
 ) -> tuple[ir.Phi, ir.Value, ir.Block] | None:
     """(counter, stop, first body block) when `header` tests `counter < stop` for a counter
-    that starts at a constant >= 0 and steps by a positive constant."""
+    that starts at a constant >= 0 and steps by a positive constant. `stop` is the value the
+    loop compares with (`_source` of it finds where it came from)."""
     term = header.terminator
     if not isinstance(term, ir.Branch) or term.if_true not in body:
         return None
@@ -79,7 +81,7 @@ def _counted_loop(
                 return None
         elif not _nonnegative_constant(value):
             return None
-    return counter, _source(stop), term.if_true
+    return counter, stop, term.if_true
 
 
 def _proven_axes(
