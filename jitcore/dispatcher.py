@@ -121,6 +121,9 @@ class Dispatcher:
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         if obj is None:
             return self
+        bind = getattr(type(obj), "__jitcore_bind__", None)  # a jitcore.Module's method
+        if bind is not None:
+            return bind(obj, self)
         return functools.partial(self, obj)
 
     # --- calling --------------------------------------------------------------------------
