@@ -30,6 +30,7 @@ from jitcore.ir.markers import (
     range_item,
     range_more,
 )
+from jitcore.parallel.api import prange
 from jitcore.parse import ParsedFunction
 from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
 from jitcore.ssa_inline import call as inline_call
@@ -111,6 +112,10 @@ _EXPR_NAMES = {
     ast.Starred: "starred expressions",
     ast.FormattedValue: "f-string fields",
 }
+
+# `for` over these is a counted loop (a prange loop reaching ssa runs serially: the function
+# is not parallel, or the loop is nested in a parallel one)
+_RANGES = (range, prange)
 
 
 @dataclass
@@ -418,7 +423,7 @@ class _Builder:
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
             and it.func.id not in self.locals
-            and self.parsed.env.lookup(it.func.id) is range
+            and self.parsed.env.lookup(it.func.id) in _RANGES
         ):
             self._for_range(node, it)
             return

@@ -140,7 +140,11 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         _alloc,
         ('@"jitcore_rt_alloc"', "insertvalue"),
     ),
-    "refcounts": ((ir.Incref, ir.Decref), _refcounts, ('@"jitcore_rt_release"', "add i64")),
+    "refcounts": (
+        (ir.Incref, ir.Decref),
+        _refcounts,
+        ('@"jitcore_rt_release"', "atomicrmw add", "atomicrmw sub"),  # counts shared by threads
+    ),
     "extract": ((ir.Extract, ir.ExtractDynamic), _extract, ("alloca [2 x i64]",)),
     "complex": ((ir.MakeComplex, ir.RealPart, ir.ImagPart), _complex, ("insertvalue",)),
     "ncall": ((ir.NativeCall, ir.CallFailed), _native_call, ('call ptr @"other.kernel"',)),
