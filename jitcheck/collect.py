@@ -67,6 +67,10 @@ def make_item(parent: pytest.Collector, name: str, obj: object) -> JitDiffFuncti
     if identities & state.seen:
         return None
     state.seen.update(identities)
+    if isinstance(obj, type) and any(c.__module__ == "jitcore.state" for c in obj.__mro__):
+        from jitcheck.modules import ModuleCheck  # a jitcore.Module class
+
+        return ModuleCheck.from_parent(parent, name=name, target=obj, binding=name)
     return JitDiffFunction.from_parent(parent, name=name, target=obj, binding=name)
 
 

@@ -40,7 +40,7 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
      "--jit-diff)"),
     ("--jit-diff-modes", "jit_diff_modes", "value", "LIST",
      "compiled modes to compare besides each function's own options, comma-separated: "
-     "O0, O1, O2, O3, fastmath, noboundscheck, or combinations like O0+fastmath"),
+     "O0, O1, O2, O3, fastmath, noboundscheck, parallel, or combinations like O0+fastmath"),
     ("--jit-diff-max-examples", "jit_diff_max_examples", "int", "N",
      "Hypothesis examples per function (default: the Hypothesis profile's max_examples)"),
     ("--jit-diff-library", "jit_diff_library", "flag", None,

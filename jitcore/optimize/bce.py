@@ -79,7 +79,7 @@ def counted_loop(
                 and not _positive_constant(step)
             ):
                 return None
-        elif not _nonnegative_constant(value):
+        elif not _nonnegative_constant(value) and not _nonnegative_max(value):
             return None
     return counter, stop, term.if_true
 
@@ -119,7 +119,10 @@ def _counted_item_below(
 
 
 def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
-    """`stop` is `len(array)` (axis 0) or `array.shape[axis]`."""
+    """`stop` is `len(array)` (axis 0) or `array.shape[axis]`, or `min(..., <one of those>)`
+    (the chunk loops of a prange body: `range(max(lo, 0), min(hi, a.shape[0]))`)."""
+    if isinstance(stop, ir.Call) and _is(stop.func, min) and not stop.kwargs:
+        return any(_is_extent(_source(a), array, axis) for a in stop.args)
     if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
         return axis == 0 and stop.args[0] is array
     if (
@@ -156,6 +159,14 @@ def _constant(v: ir.Value) -> object:
 def _positive_constant(v: ir.Value) -> bool:
     c = _constant(v)
     return isinstance(c, int) and not isinstance(c, bool) and c > 0
+
+
+def _nonnegative_max(v: ir.Value) -> bool:
+    """`max(..., c)` with a constant c >= 0."""
+    v = _source(v)
+    if not isinstance(v, ir.Call) or not _is(v.func, max) or v.kwargs:
+        return False
+    return any(_nonnegative_constant(a) for a in v.args)
 
 
 def _nonnegative_constant(v: ir.Value) -> bool:
