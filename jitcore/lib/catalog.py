@@ -17,11 +17,12 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from jitcore.lib import arrays, builtins, mathlib, operators, reductions, ufuncs
+from jitcore.lib import npsort
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs)
+RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, npsort)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"
@@ -60,6 +61,11 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "Whole array, or `axis=` for 2-D arrays. The kernels are written in Python "
         "(`jitcore/lib/npkernels.py`) and compiled by jitcore itself.",
     ),
+    (
+        "NumPy: sorting and searching",
+        "Along one axis (`axis=-1` by default, `None` flattens) of any ndim; NaN sorts last, as "
+        "in NumPy. Kernels in `jitcore/lib/npsortk.py`.",
+    ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -69,6 +75,10 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "update arrays in place (same-kind casting, as NumPy) and rebind everything else.",
     ),
 )
+
+
+# Rule modules listed in a section of their own.
+_MODULE_SECTIONS = {"npsort": "NumPy: sorting and searching"}
 
 
 def section_of(entry: Entry) -> str:
@@ -88,6 +98,8 @@ def section_of(entry: Entry) -> str:
             return "NumPy: reductions and products"
         if module == "arrays":
             return "NumPy: array creation"
+        if module in _MODULE_SECTIONS:
+            return _MODULE_SECTIONS[module]
         return "NumPy: elementwise functions"
     return "Builtins"
 
