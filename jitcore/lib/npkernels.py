@@ -286,3 +286,22 @@ def argreduce_rows(a, out, op):  # noqa: ANN001, ANN201
         else:
             out[i] = argmax_flat(a[i])
     return out
+
+
+@_lib
+def var_ddof(a, ddof):  # noqa: ANN001, ANN201
+    """NumPy's var with ddof: the squared deviations' pairwise sum over max(n - ddof, 0)."""
+    n = a.shape[0]
+    mean = np.divide(sum_flat(a), n)
+    dev = a - mean
+    dev *= dev
+    return np.divide(sum_flat(dev), max(n - ddof, 0))
+
+
+@_lib
+def var_rows(a, out, ddof, root):  # noqa: ANN001, ANN201
+    """var (or std, `root`) of each row of a 2-D C array with ddof."""
+    for i in range(a.shape[0]):
+        v = var_ddof(a[i], ddof)
+        out[i] = np.sqrt(v) if root else v
+    return out

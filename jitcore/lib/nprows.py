@@ -53,6 +53,39 @@ def axes_arg(op: Operand | None, ndim: int, what: str) -> list[int] | None:
     return sorted(out)
 
 
+def take_args(
+    args: list[Operand], kwargs: dict[str, Operand], names: list[str], what: str
+) -> dict[str, Operand | None]:
+    """The operands after the array (`args[0]`), by parameter name, positional or keyword
+    (TypingError for unknown or repeated ones); None for those not given."""
+    out: dict[str, Operand | None] = dict.fromkeys(names)
+    if len(args) - 1 > len(names):
+        raise TypingError(f"{what} takes at most {len(names)} arguments after the array")
+    for name, op in zip(names, args[1:]):
+        out[name] = op
+    for name, op in kwargs.items():
+        if name not in out:
+            raise TypingError(f"{what}: unexpected keyword argument {name!r}")
+        if out[name] is not None:
+            raise TypingError(f"{what}: argument {name!r} given twice")
+        out[name] = op
+    return out
+
+
+def const_flag(op: Operand | None, what: str) -> bool:
+    """A constant True/False operand (False when not given)."""
+    if op is None:
+        return False
+    if not (op.is_const and isinstance(op.const, bool | int)):
+        raise TypingError(f"{what} must be a constant True or False")
+    return bool(op.const)
+
+
+def is_none(op: Operand | None) -> bool:
+    """Not given, or given as None."""
+    return op is None or isinstance(op.type, T.NoneType) or (op.is_const and op.const is None)
+
+
 @dataclass(frozen=True)
 class Rows:
     """A 2-D C-contiguous (rows, length) array and the shapes it came from."""

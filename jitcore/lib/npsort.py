@@ -17,7 +17,7 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
 from jitcore.lib import npsortk
 from jitcore.lib.arrays import assign
-from jitcore.lib.nprows import axes_arg, rows, unrows_lanes, unrows_reduced
+from jitcore.lib.nprows import axes_arg, rows, take_args, unrows_lanes, unrows_reduced
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -48,23 +48,6 @@ def _sortable(args: list[Operand], what: str) -> T.Array:
             hint="sort the real and imaginary parts as floats",
         )
     return t
-
-
-def _take(args: list[Operand], kwargs: dict[str, Operand], names: list[str], what: str) -> dict[str, Operand | None]:
-    """Positional and keyword operands after the array, by name (TypingError for unknown or
-    repeated ones)."""
-    out: dict[str, Operand | None] = dict.fromkeys(names)
-    if len(args) - 1 > len(names):
-        raise TypingError(f"{what} takes at most {len(names)} arguments after the array")
-    for name, op in zip(names, args[1:]):
-        out[name] = op
-    for name, op in kwargs.items():
-        if name not in out:
-            raise TypingError(f"{what}: unexpected keyword argument {name!r}")
-        if out[name] is not None:
-            raise TypingError(f"{what}: argument {name!r} given twice")
-        out[name] = op
-    return out
 
 
 def _const(op: Operand | None, default: object, what: str) -> object:
@@ -124,7 +107,7 @@ def _result_t(dtype: T.Scalar, ndim: int, axis: int | None) -> T.Array:
 
 def _sort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _sortable(args, "np.sort")
-    ops = _take(args, kwargs, ["axis", "kind", "order", "stable"], "np.sort")
+    ops = take_args(args, kwargs, ["axis", "kind", "order", "stable"], "np.sort")
     _kind(ops["kind"])
     _no_order(ops["order"])
     axis = _sort_axis(ops["axis"], t.ndim, "np.sort")
@@ -147,7 +130,7 @@ def _no_order(op: Operand | None) -> None:
 def _sort_method(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     """a.sort(): sorts a in place (through a sorted copy written back)."""
     t = _sortable(args, "ndarray.sort")
-    ops = _take(args, kwargs, ["axis", "kind", "order", "stable"], "ndarray.sort")
+    ops = take_args(args, kwargs, ["axis", "kind", "order", "stable"], "ndarray.sort")
     _kind(ops["kind"])
     _no_order(ops["order"])
     axis = _sort_axis(ops["axis"], t.ndim, "ndarray.sort")
@@ -167,7 +150,7 @@ def _sort_method(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
 
 def _argsort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _sortable(args, "np.argsort")
-    ops = _take(args, kwargs, ["axis", "kind", "order", "stable"], "np.argsort")
+    ops = take_args(args, kwargs, ["axis", "kind", "order", "stable"], "np.argsort")
     _kind(ops["kind"])
     _no_order(ops["order"])
     axis = _sort_axis(ops["axis"], t.ndim, "np.argsort")
@@ -201,9 +184,9 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = _sortable(args, what)
-        ops = _take(args, kwargs, ["kth", "axis", "kind", "order"], what)
+        ops = take_args(args, kwargs, ["kth", "axis", "kind", "order"], what)
         kth = ops["kth"]
-        if kth is None or not (isinstance(kth.type, T.Scalar) and kth.type.kind in "iu"):
+        if kth is None or not (isinstance(kth.type, T.Scalar) and kth.type.kind in "iub"):
             raise TypingError(f"{what}: kth must be an integer", hint="arrays of kth are not supported")
         if ops["kind"] is not None and _const(ops["kind"], None, "kind") != "introselect":
             raise TypingError(f"{what}: kind must be 'introselect'")
@@ -216,9 +199,13 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
             else _kernel("sort_rows", [rows_t])
         )
         check = _kernel("check_kth", [T.I64, T.I64])
+        boolean = kth.type.kind == "b"
         out_dtype = T.I64 if indices else t.dtype
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            if boolean:
+                b.raise_if(ir.Const(True, type=T.BOOL), ValueError,
+                           "Booleans unacceptable as partition index")
             r = _lanes(b, v[0], axis, copy=not indices)
             check.lower(b, [b.cast(v[1], T.I64), r.length], {})  # type: ignore[misc]
             if indices:
@@ -256,7 +243,7 @@ def _common_dtype(a: T.Array, v: Operand) -> T.Scalar:
 
 def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _sortable(args, "np.searchsorted")
-    ops = _take(args, kwargs, ["v", "side", "sorter"], "np.searchsorted")
+    ops = take_args(args, kwargs, ["v", "side", "sorter"], "np.searchsorted")
     if t.ndim != 1:
         raise TypingError("np.searchsorted: the sorted array must be 1-D")
     v = ops["v"]
@@ -314,7 +301,7 @@ def _flag(op: Operand | None, what: str) -> bool:
 def _unique_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _sortable(args, "np.unique")
     names = ["return_index", "return_inverse", "return_counts", "axis", "equal_nan"]
-    ops = _take(args, kwargs, names, "np.unique")
+    ops = take_args(args, kwargs, names, "np.unique")
     if ops["axis"] is not None and not (ops["axis"].is_const and ops["axis"].const is None):
         raise UnsupportedError("np.unique with axis= is not supported")
     if not _flag(ops["equal_nan"], "equal_nan") and ops["equal_nan"] is not None:
@@ -471,7 +458,7 @@ def _reduce_axes(ops: dict[str, Operand | None], ndim: int, what: str) -> tuple[
 
 def _median_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _sortable(args, "np.median")
-    ops = _take(args, kwargs, ["axis", "out", "overwrite_input", "keepdims"], "np.median")
+    ops = take_args(args, kwargs, ["axis", "out", "overwrite_input", "keepdims"], "np.median")
     if ops["out"] is not None:
         raise UnsupportedError("np.median: out= is not supported")
     axes, keepdims = _reduce_axes(ops, t.ndim, "np.median")
@@ -499,7 +486,7 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = _sortable(args, what)
-        ops = _take(args, kwargs, ["q", "axis", "out", "overwrite_input", "method", "keepdims",
+        ops = take_args(args, kwargs, ["q", "axis", "out", "overwrite_input", "method", "keepdims",
                                    "weights", "interpolation"], what)
         q = ops["q"]
         if q is None or not isinstance(q.type, T.Array | T.Scalar):
@@ -511,16 +498,17 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
                 raise UnsupportedError(f"{what}: {unsupported}= is not supported")
         axes, keepdims = _reduce_axes(ops, t.ndim, what)
         qt = q.type
-        dtype = _float_of(t.dtype)
-        if isinstance(qt, T.Array) and qt.dtype.is_float and not t.dtype.is_float:
-            dtype = qt.dtype if qt.dtype.bits > 64 else T.F64
+        q_dtype = qt.dtype if isinstance(qt, T.Array) else qt
+        assert isinstance(q_dtype, T.Scalar)
+        exact = name == "quantile" and q_dtype.kind in "iu"  # NumPy takes items, no lerp
+        dtype = t.dtype if exact else _float_of(t.dtype)
         if isinstance(qt, T.Array) and qt.dtype.is_float and t.dtype == T.F32:
             dtype = T.from_dtype(np.result_type(np.float32, qt.dtype.dtype))
-        if isinstance(qt, T.Array | T.Scalar) and (qt.dtype if isinstance(qt, T.Array) else qt).is_complex:
+        if q_dtype.is_complex:
             raise TypingError(f"{what}: q must be real")
         check = _kernel("check_quantiles", [T.Array(T.F64, 1, "C"), T.F64])
         k = _kernel("quantile_rows", [T.Array(dtype, 2, "C"), T.Array(T.F64, 1, "C"),
-                                      T.Array(dtype, 2, "C")])
+                                      T.Array(dtype, 2, "C"), T.BOOL])
         from jitcore.lib.nprows import reduced_type
 
         reduced = reduced_type(dtype, t.ndim, axes, keepdims)
@@ -548,7 +536,7 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
             r = rows(b, v[0], axes, dtype, copy=True)
             nq = L.shape_of(b, qs, 0)
             out = L.allocate(b, dtype, [nq, r.count], "C")
-            k.lower(b, [r.rows, qs, out], {})  # type: ignore[misc]
+            k.lower(b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)], {})  # type: ignore[misc]
             if not q_ndim:
                 first = L.make_view(b, out, T.Array(dtype, 1, "C"), L.data_of(b, out), [r.count],
                                     [i64(dtype.dtype.itemsize)])

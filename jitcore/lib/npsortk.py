@@ -340,8 +340,9 @@ def check_quantiles(q, scale):  # noqa: ANN001, ANN201
 
 
 @_lib
-def quantile_rows(a, q, out):  # noqa: ANN001, ANN201
-    """out[j, r] = the linear-method quantile q[j] of row r of a (sorted here in place)."""
+def quantile_rows(a, q, out, exact):  # noqa: ANN001, ANN201
+    """out[j, r] = the linear-method quantile q[j] of row r of a (sorted here in place).
+    `exact`: q is of integers, so NumPy takes the items at (n-1)*q without interpolating."""
     n = a.shape[1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
@@ -355,6 +356,8 @@ def quantile_rows(a, q, out):  # noqa: ANN001, ANN201
             below = np.floor(v)
             if nan:
                 out[j, r] = row[n - 1]
+            elif exact:
+                out[j, r] = row[int(v)]
             elif v >= n - 1:  # NumPy takes both neighbours from the end (inf gives nan)
                 out[j, r] = lerp(row[n - 1], row[n - 1], v + 1)
             else:
