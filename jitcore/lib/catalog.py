@@ -16,8 +16,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from jitcore.lib import arrays, builtins, mathlib, operators, reductions, ufuncs
-from jitcore.lib import npsort
+from jitcore.lib import arrays, builtins, mathlib, npsort, operators, reductions, ufuncs
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the

@@ -43,9 +43,7 @@ def axes_arg(op: Operand | None, ndim: int, what: str) -> list[int] | None:
     for x in items:
         assert isinstance(x, int)
         if not -ndim <= x < ndim:
-            raise TypingError(
-                f"{what}: axis {x} is out of bounds for array of dimension {ndim}"
-            )
+            raise TypingError(f"{what}: axis {x} is out of bounds for array of dimension {ndim}")
         k = x % ndim
         if k in out:
             raise TypingError(f"{what}: repeated axis in axis={value}")
@@ -134,8 +132,9 @@ def rows(
         [count, length],
         [b.binop("mul", length, size), size],
     )
-    return Rows(view, [shapes[k] for k in kept_axes], [shapes[k] for k in along_axes], count,
-                length)
+    return Rows(
+        view, [shapes[k] for k in kept_axes], [shapes[k] for k in along_axes], count, length
+    )
 
 
 def reduced_type(dtype: T.Scalar, ndim: int, axes: Sequence[int] | None, keepdims: bool) -> T.Type:

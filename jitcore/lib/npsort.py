@@ -90,7 +90,11 @@ def _back(b: LowBuilder, out: ir.Value, r, ndim: int, axis: int | None) -> ir.Va
         t = out.type
         assert isinstance(t, T.Array)
         return L.make_view(
-            b, out, T.Array(t.dtype, 1, "C"), L.data_of(b, out), [r.length],
+            b,
+            out,
+            T.Array(t.dtype, 1, "C"),
+            L.data_of(b, out),
+            [r.length],
             [i64(t.dtype.dtype.itemsize)],
         )
     return unrows_lanes(b, out, r, ndim, axis)
@@ -118,8 +122,9 @@ def _sort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
         sort.lower(b, [r.rows], {})  # type: ignore[misc]
         return _back(b, r.rows, r, t.ndim, axis)
 
-    return Resolved((None,) * len(args), _result_t(t.dtype, t.ndim, axis), lower,
-                    kwargs=dict.fromkeys(kwargs))
+    return Resolved(
+        (None,) * len(args), _result_t(t.dtype, t.ndim, axis), lower, kwargs=dict.fromkeys(kwargs)
+    )
 
 
 def _no_order(op: Operand | None) -> None:
@@ -144,8 +149,9 @@ def _sort_method(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
         assign(b, v[0], _back(b, r.rows, r, t.ndim, axis))
         return ir.Const(None, type=T.NONE)
 
-    return Resolved((None,) * len(args), T.NONE, lower, kwargs=dict.fromkeys(kwargs),
-                    may_raise=True)
+    return Resolved(
+        (None,) * len(args), T.NONE, lower, kwargs=dict.fromkeys(kwargs), may_raise=True
+    )
 
 
 def _argsort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -162,18 +168,25 @@ def _argsort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         argsort.lower(b, [r.rows, out], {})  # type: ignore[misc]
         return _back(b, out, r, t.ndim, axis)
 
-    return Resolved((None,) * len(args), _result_t(T.I64, t.ndim, axis), lower,
-                    kwargs=dict.fromkeys(kwargs))
+    return Resolved(
+        (None,) * len(args), _result_t(T.I64, t.ndim, axis), lower, kwargs=dict.fromkeys(kwargs)
+    )
 
 
-register_function(np.sort, params="a: array, axis?: axis | None, *, kind?: str",
-                  notes="kinds all sort the same way (introsort); NaN last")(_sort_rule)
-register_method(T.Array, "sort", params="axis?: axis, *, kind?: str",
-                notes="in place")(_sort_method)
-register_function(np.argsort, params="a: array, axis?: axis | None, *, kind?: str",
-                  notes=_TIES)(_argsort_rule)
-register_method(T.Array, "argsort", params="axis?: axis | None, *, kind?: str",
-                notes=_TIES)(_argsort_rule)
+register_function(
+    np.sort,
+    params="a: array, axis?: axis | None, *, kind?: str",
+    notes="kinds all sort the same way (introsort); NaN last",
+)(_sort_rule)
+register_method(T.Array, "sort", params="axis?: axis, *, kind?: str", notes="in place")(
+    _sort_method
+)
+register_function(np.argsort, params="a: array, axis?: axis | None, *, kind?: str", notes=_TIES)(
+    _argsort_rule
+)
+register_method(T.Array, "argsort", params="axis?: axis | None, *, kind?: str", notes=_TIES)(
+    _argsort_rule
+)
 
 
 # --- partition --------------------------------------------------------------------------
@@ -187,7 +200,9 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
         ops = take_args(args, kwargs, ["kth", "axis", "kind", "order"], what)
         kth = ops["kth"]
         if kth is None or not (isinstance(kth.type, T.Scalar) and kth.type.kind in "iub"):
-            raise TypingError(f"{what}: kth must be an integer", hint="arrays of kth are not supported")
+            raise TypingError(
+                f"{what}: kth must be an integer", hint="arrays of kth are not supported"
+            )
         if ops["kind"] is not None and _const(ops["kind"], None, "kind") != "introselect":
             raise TypingError(f"{what}: kind must be 'introselect'")
         _no_order(ops["order"])
@@ -198,16 +213,19 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
             if indices
             else _kernel("sort_rows", [rows_t])
         )
-        check = _kernel("check_kth", [T.I64, T.I64])
+        check = _kernel("check_kth", [T.I64, T.I64, T.I64])
         boolean = kth.type.kind == "b"
         out_dtype = T.I64 if indices else t.dtype
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             if boolean:
-                b.raise_if(ir.Const(True, type=T.BOOL), ValueError,
-                           "Booleans unacceptable as partition index")
+                b.raise_if(
+                    ir.Const(True, type=T.BOOL),
+                    ValueError,
+                    "Booleans unacceptable as partition index",
+                )
             r = _lanes(b, v[0], axis, copy=not indices)
-            check.lower(b, [b.cast(v[1], T.I64), r.length], {})  # type: ignore[misc]
+            check.lower(b, [b.cast(v[1], T.I64), r.length, r.count], {})  # type: ignore[misc]
             if indices:
                 out = L.allocate(b, T.I64, [r.count, r.length], "C")
                 work.lower(b, [r.rows, out], {})  # type: ignore[misc]
@@ -216,8 +234,13 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
                 work.lower(b, [out], {})  # type: ignore[misc]
             return _back(b, out, r, t.ndim, axis)
 
-        return Resolved((None,) * len(args), _result_t(out_dtype, t.ndim, axis), lower,
-                        kwargs=dict.fromkeys(kwargs), may_raise=True)
+        return Resolved(
+            (None,) * len(args),
+            _result_t(out_dtype, t.ndim, axis),
+            lower,
+            kwargs=dict.fromkeys(kwargs),
+            may_raise=True,
+        )
 
     return rule
 
@@ -226,19 +249,24 @@ _PARTITION_NOTES = (
     "returns the lanes fully sorted: a valid partition, but NumPy leaves the elements on "
     "each side of kth in another (unspecified) order"
 )
-register_function(np.partition, params="a: array, kth: int, axis?: axis | None",
-                  notes=_PARTITION_NOTES)(_partition("partition", False))
-register_function(np.argpartition, params="a: array, kth: int, axis?: axis | None",
-                  notes=_PARTITION_NOTES)(_partition("argpartition", True))
+register_function(
+    np.partition, params="a: array, kth: int, axis?: axis | None", notes=_PARTITION_NOTES
+)(_partition("partition", False))
+register_function(
+    np.argpartition, params="a: array, kth: int, axis?: axis | None", notes=_PARTITION_NOTES
+)(_partition("argpartition", True))
 
 
 # --- searchsorted -----------------------------------------------------------------------
 
 
 def _common_dtype(a: T.Array, v: Operand) -> T.Scalar:
-    from jitcore.lib.ufuncs import _result_operand  # ufuncs imports this module's users
-
-    return T.from_dtype(np.result_type(a.dtype.dtype, _result_operand(v)))  # type: ignore[arg-type]
+    """NumPy converts v to an array first, so a Python number counts as its default dtype
+    (not weak): searching 1e-60 in float32 zeros compares in float64."""
+    vt = v.type
+    v_dtype = vt.dtype if isinstance(vt, T.Array) else vt
+    assert isinstance(v_dtype, T.Scalar)
+    return T.from_dtype(np.result_type(a.dtype.dtype, v_dtype.dtype))
 
 
 def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -253,8 +281,10 @@ def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
     if side not in ("left", "right"):
         raise TypingError(f"side must be 'left' or 'right', not {side!r}")
     if ops["sorter"] is not None and not (ops["sorter"].is_const and ops["sorter"].const is None):
-        raise UnsupportedError("np.searchsorted: sorter= is not supported",
-                               hint="index the array with the sorter first: a[sorter]")
+        raise UnsupportedError(
+            "np.searchsorted: sorter= is not supported",
+            hint="index the array with the sorter first: a[sorter]",
+        )
     dtype = _common_dtype(t, v)
     if dtype.is_complex:
         raise UnsupportedError("np.searchsorted of complex numbers is not supported")
@@ -265,7 +295,9 @@ def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
 
     def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
         hay = rows(b, vals[0], None, dtype)
-        hay1 = L.make_view(b, hay.rows, vec, L.data_of(b, hay.rows), [hay.length], [i64(dtype.dtype.itemsize)])
+        hay1 = L.make_view(
+            b, hay.rows, vec, L.data_of(b, hay.rows), [hay.length], [i64(dtype.dtype.itemsize)]
+        )
         needle = vals[1] if len(vals) > 1 and len(args) > 1 else kw["v"]
         if isinstance(needle.type, T.Scalar):
             one = L.allocate(b, dtype, [i64(1)], "C")
@@ -274,17 +306,22 @@ def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
             search.lower(b, [hay1, one, out, ir.Const(side == "right", type=T.BOOL)], {})  # type: ignore[misc]
             return L.load(b, L.data_of(b, out), T.I64)
         nr = rows(b, needle, None, dtype)
-        flat = L.make_view(b, nr.rows, vec, L.data_of(b, nr.rows), [nr.length], [i64(dtype.dtype.itemsize)])
+        flat = L.make_view(
+            b, nr.rows, vec, L.data_of(b, nr.rows), [nr.length], [i64(dtype.dtype.itemsize)]
+        )
         out = L.allocate(b, T.I64, L.shapes_of(b, needle), "C")
-        out1 = L.make_view(b, out, T.Array(T.I64, 1, "C"), L.data_of(b, out), [nr.length], [i64(8)])
+        out1 = L.make_view(
+            b, out, T.Array(T.I64, 1, "C"), L.data_of(b, out), [nr.length], [i64(8)]
+        )
         search.lower(b, [hay1, flat, out1, ir.Const(side == "right", type=T.BOOL)], {})  # type: ignore[misc]
         return out
 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
 
 
-register_function(np.searchsorted,
-                  params="a: array, v: real | array, side?: str")(_searchsorted_rule)
+register_function(np.searchsorted, params="a: array, v: real | array, side?: str")(
+    _searchsorted_rule
+)
 register_method(T.Array, "searchsorted", params="v: real | array, side?: str")(_searchsorted_rule)
 
 
@@ -340,19 +377,32 @@ def _unique_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
             part = b.extract(res, k + 1)
             if k == 1:  # NumPy 2: the inverse has the input's shape
                 shapes = L.shapes_of(b, v[0])
-                part = L.make_view(b, part, inverse_t, L.data_of(b, part), shapes,
-                                   L.contiguous_strides(b, shapes, 8, "C"))
+                part = L.make_view(
+                    b,
+                    part,
+                    inverse_t,
+                    L.data_of(b, part),
+                    shapes,
+                    L.contiguous_strides(b, shapes, 8, "C"),
+                )
             out.append(part)
         return b.make_tuple(out)
 
-    return Resolved((None,) * len(args), T.Tuple(tuple(items)), lower_full,
-                    kwargs=dict.fromkeys(kwargs))
+    return Resolved(
+        (None,) * len(args), T.Tuple(tuple(items)), lower_full, kwargs=dict.fromkeys(kwargs)
+    )
 
 
 def _flat1(b: LowBuilder, r) -> ir.Value:  # noqa: ANN001
     t = r.rows.type
-    return L.make_view(b, r.rows, T.Array(t.dtype, 1, "C"), L.data_of(b, r.rows), [r.length],
-                       [i64(t.dtype.dtype.itemsize)])
+    return L.make_view(
+        b,
+        r.rows,
+        T.Array(t.dtype, 1, "C"),
+        L.data_of(b, r.rows),
+        [r.length],
+        [i64(t.dtype.dtype.itemsize)],
+    )
 
 
 register_function(
@@ -450,7 +500,9 @@ def _float_of(t: T.Scalar) -> T.Scalar:
     return t if t.is_float else T.F64
 
 
-def _reduce_axes(ops: dict[str, Operand | None], ndim: int, what: str) -> tuple[list[int] | None, bool]:
+def _reduce_axes(
+    ops: dict[str, Operand | None], ndim: int, what: str
+) -> tuple[list[int] | None, bool]:
     axes = axes_arg(ops.get("axis"), ndim, what)
     keepdims = _flag(ops.get("keepdims"), "keepdims")
     return axes, keepdims
@@ -477,8 +529,11 @@ def _median_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
 
 
-register_function(np.median, params="a: array, axis?: axis | None, *, keepdims?: bool",
-                  notes="an empty lane gives nan (without NumPy's warning)")(_median_rule)
+register_function(
+    np.median,
+    params="a: array, axis?: axis | None, *, keepdims?: bool",
+    notes="an empty lane gives nan (without NumPy's warning)",
+)(_median_rule)
 
 
 def _quantile(name: str, scale: float):  # noqa: ANN202
@@ -486,8 +541,21 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = _sortable(args, what)
-        ops = take_args(args, kwargs, ["q", "axis", "out", "overwrite_input", "method", "keepdims",
-                                   "weights", "interpolation"], what)
+        ops = take_args(
+            args,
+            kwargs,
+            [
+                "q",
+                "axis",
+                "out",
+                "overwrite_input",
+                "method",
+                "keepdims",
+                "weights",
+                "interpolation",
+            ],
+            what,
+        )
         q = ops["q"]
         if q is None or not isinstance(q.type, T.Array | T.Scalar):
             raise TypingError(f"{what}: q must be a number or an array")
@@ -507,8 +575,10 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
         if q_dtype.is_complex:
             raise TypingError(f"{what}: q must be real")
         check = _kernel("check_quantiles", [T.Array(T.F64, 1, "C"), T.F64])
-        k = _kernel("quantile_rows", [T.Array(dtype, 2, "C"), T.Array(T.F64, 1, "C"),
-                                      T.Array(dtype, 2, "C"), T.BOOL])
+        k = _kernel(
+            "quantile_rows",
+            [T.Array(t.dtype, 2, "C"), T.Array(T.F64, 1, "C"), T.Array(dtype, 2, "C"), T.BOOL],
+        )
         from jitcore.lib.nprows import reduced_type
 
         reduced = reduced_type(dtype, t.ndim, axes, keepdims)
@@ -530,36 +600,69 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
             if scale != 1.0:
                 from jitcore.lib.loops import elementwise
 
-                elementwise(b, [qs], T.F64,
-                            lambda bb, xs: bb.binop("div", xs[0], ir.Const(scale, type=T.F64)),
-                            out=qs)
-            r = rows(b, v[0], axes, dtype, copy=True)
+                elementwise(
+                    b,
+                    [qs],
+                    T.F64,
+                    lambda bb, xs: bb.binop("div", xs[0], ir.Const(scale, type=T.F64)),
+                    out=qs,
+                )
+            if t.dtype.is_bool and not exact:
+                b.raise_if(
+                    ir.Const(True, type=T.BOOL),
+                    TypeError,
+                    "numpy boolean subtract, the `-` operator, is not supported",
+                )
+            r = rows(b, v[0], axes, t.dtype, copy=True)
             nq = L.shape_of(b, qs, 0)
             out = L.allocate(b, dtype, [nq, r.count], "C")
             k.lower(b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)], {})  # type: ignore[misc]
             if not q_ndim:
-                first = L.make_view(b, out, T.Array(dtype, 1, "C"), L.data_of(b, out), [r.count],
-                                    [i64(dtype.dtype.itemsize)])
+                first = L.make_view(
+                    b,
+                    out,
+                    T.Array(dtype, 1, "C"),
+                    L.data_of(b, out),
+                    [r.count],
+                    [i64(dtype.dtype.itemsize)],
+                )
                 return unrows_reduced(b, first, r, t.ndim, axes, keepdims)
             qshape = L.shapes_of(b, qv)
             rest: list[ir.Value] = []
             if isinstance(reduced, T.Array):
                 along = list(range(t.ndim)) if axes is None else axes
                 kept = iter(r.kept)
-                rest = [i64(1) if (keepdims and d in along) else next(kept)
-                        for d in range(t.ndim) if keepdims or d not in along]
+                rest = [
+                    i64(1) if (keepdims and d in along) else next(kept)
+                    for d in range(t.ndim)
+                    if keepdims or d not in along
+                ]
             shapes = qshape + rest
-            return L.make_view(b, out, result, L.data_of(b, out), shapes,  # type: ignore[arg-type]
-                               L.contiguous_strides(b, shapes, dtype.dtype.itemsize, "C"))
+            assert isinstance(result, T.Array)
+            return L.make_view(
+                b,
+                out,
+                result,
+                L.data_of(b, out),
+                shapes,
+                L.contiguous_strides(b, shapes, dtype.dtype.itemsize, "C"),
+            )
 
-        return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs),
-                        may_raise=True)
+        return Resolved(
+            (None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs), may_raise=True
+        )
 
     return rule
 
 
 _Q_NOTES = "method='linear' only; q a number or an array"
-register_function(np.quantile, params="a: array, q: float | array, axis?: axis | None, "
-                  "*, keepdims?: bool", notes=_Q_NOTES)(_quantile("quantile", 1.0))
-register_function(np.percentile, params="a: array, q: float | array, axis?: axis | None, "
-                  "*, keepdims?: bool", notes=_Q_NOTES)(_quantile("percentile", 100.0))
+register_function(
+    np.quantile,
+    params="a: array, q: float | array, axis?: axis | None, *, keepdims?: bool",
+    notes=_Q_NOTES,
+)(_quantile("quantile", 1.0))
+register_function(
+    np.percentile,
+    params="a: array, q: float | array, axis?: axis | None, *, keepdims?: bool",
+    notes=_Q_NOTES,
+)(_quantile("percentile", 100.0))

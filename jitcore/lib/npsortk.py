@@ -177,8 +177,9 @@ def argsort_rows(a, out):  # noqa: ANN001, ANN201
 
 
 @_lib
-def check_kth(kth, n):  # noqa: ANN001, ANN201
-    if kth < -n or kth >= n:
+def check_kth(kth, n, count):  # noqa: ANN001, ANN201
+    """NumPy checks kth against the axis length only when there is something to partition."""
+    if count > 0 and n > 0 and (kth < -n or kth >= n):
         raise ValueError("kth out of bounds")
 
 
@@ -321,12 +322,15 @@ def median_rows(a, out):  # noqa: ANN001, ANN201
 
 
 @_lib
-def lerp(lo, hi, t):  # noqa: ANN001, ANN201
-    """NumPy's _lerp: from the nearer end, so t=1 gives hi exactly."""
-    d = hi - lo
+def lerp(lo, hi, t, out):  # noqa: ANN001, ANN201
+    """NumPy's _lerp from the nearer end (t=1 gives hi exactly): the difference in the items'
+    own dtype, the rest in the dtype of `out` (a kernel's float arguments would otherwise
+    count as weak Python floats)."""
+    cast = out.dtype.type
+    d = cast(hi - lo)
     if t >= 0.5:
-        return hi - d * (1 - t)
-    return lo + d * t
+        return cast(hi) - d * cast(1 - t)
+    return cast(lo) + d * cast(t)
 
 
 @_lib
@@ -359,8 +363,10 @@ def quantile_rows(a, q, out, exact):  # noqa: ANN001, ANN201
             elif exact:
                 out[j, r] = row[int(v)]
             elif v >= n - 1:  # NumPy takes both neighbours from the end (inf gives nan)
-                out[j, r] = lerp(row[n - 1], row[n - 1], v + 1)
+                g = v + 1
+                out[j, r] = lerp(row[n - 1], row[n - 1], g, out)
             else:
                 i = int(below)
-                out[j, r] = lerp(row[i], row[i + 1], v - below)
+                g = v - below
+                out[j, r] = lerp(row[i], row[i + 1], g, out)
     return out

@@ -212,6 +212,7 @@ REDUCTIONS = {
     "all": ("all_flat", "bool"),
 }
 
+
 def _params_text(name: str, *, method: bool = False) -> str:
     head = "" if method else "a: array, "
     extra = ", ddof?: int" if name in {"var", "std"} else ""
