@@ -16,12 +16,21 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from jitcore.lib import arrays, builtins, mathlib, npsort, operators, reductions, ufuncs
+from jitcore.lib import (
+    arrays,
+    builtins,
+    mathlib,
+    npsort,
+    npstats,
+    operators,
+    reductions,
+    ufuncs,
+)
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, npsort)
+RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, npsort, npstats)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"
@@ -65,6 +74,11 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "Along one axis (`axis=-1` by default, `None` flattens) of any ndim; NaN sorts last, as "
         "in NumPy. Kernels in `jitcore/lib/npsortk.py`.",
     ),
+    (
+        "NumPy: statistics and array algorithms",
+        "`axis=` takes an int or a tuple on any ndim, `keepdims=` as NumPy. Kernels in "
+        "`jitcore/lib/npstatsk.py`.",
+    ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -77,7 +91,10 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
 
 
 # Rule modules listed in a section of their own.
-_MODULE_SECTIONS = {"npsort": "NumPy: sorting and searching"}
+_MODULE_SECTIONS = {
+    "npsort": "NumPy: sorting and searching",
+    "npstats": "NumPy: statistics and array algorithms",
+}
 
 
 def section_of(entry: Entry) -> str:

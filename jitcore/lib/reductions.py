@@ -235,29 +235,7 @@ for _name, (_kernel, _result) in REDUCTIONS.items():
         )
 
 
-def _scan(name: str, kernel: str):  # noqa: ANN202
-    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-        t = _array_arg(args, f"np.{name}")
-        if len(args) > 1 or kwargs:
-            raise TypingError(f"np.{name} supports only the whole-array form (axis=None)")
-        acc = sum_dtype(t.dtype)
-        in_t, out_t = T.Array(acc, 1, "C"), T.Array(acc, 1, "C")
-        resolved = _call(kernel, [in_t, out_t])
-
-        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            source = flat(b, v[0], acc)
-            out = A.allocate(b, acc, [A.shape_of(b, source, 0)], "C")
-            return resolved.lower(b, [source, out], {})  # type: ignore[misc]
-
-        return Resolved((None,), out_t, lower)
-
-    return rule
-
-
-for _name, _kernel in (("cumsum", "cumsum_flat"), ("cumprod", "cumprod_flat")):
-    _notes = "whole array only (no `axis=`)"
-    register_function(getattr(np, _name), params="a: array", notes=_notes)(_scan(_name, _kernel))
-    register_method(T.Array, _name, notes=_notes)(_scan(_name, _kernel))
+# cumsum and cumprod (with axis=) are in `npstats`.
 
 
 _DOT_NOTES = "1-D and 2-D operands (1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D)"
