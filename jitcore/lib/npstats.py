@@ -371,7 +371,11 @@ def _int_vector(args: list[Operand], what: str) -> T.Array:
     return t
 
 
-@register_function(np.bincount, params="x: intarray, weights?: array | None, minlength?: int")
+@register_function(
+    np.bincount,
+    params="x: intarray, weights?: array | None, minlength?: int",
+    notes="with weights the result is float64 even for an empty x (NumPy gives int64 then)",
+)
 def _bincount(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _int_vector(args, "np.bincount")
     ops = take_args(args, kwargs, ["weights", "minlength"], "np.bincount")
@@ -802,7 +806,12 @@ def _kron(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((None, None), T.Array(dtype, nd, "C"), lower)
 
 
-@register_function(np.cross, params="a: array, b: array")
+@register_function(
+    np.cross,
+    params="a: array, b: array",
+    notes="1-D 3-vectors, or a 2-vector with a 3-vector; two 2-vectors raise ValueError "
+    "(NumPy returns a 0-d array)",
+)
 def _cross(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 2:
         return None
@@ -817,11 +826,7 @@ def _cross(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         x, y = flat1(b, v[0], dtype), flat1(b, v[1], dtype)
-        both2 = b.and_(
-            b.cmp("eq", L.shape_of(b, x, 0), i64(2)), b.cmp("eq", L.shape_of(b, y, 0), i64(2))
-        )
-        n = b.select(both2, i64(1), i64(3))
-        out = L.allocate(b, dtype, [n], "C")
+        out = L.allocate(b, dtype, [i64(3)], "C")
         return k.lower(b, [x, y, out], {})  # type: ignore[misc]
 
     return Resolved((None, None), vec, lower, may_raise=True)

@@ -248,7 +248,7 @@ def digitize_k(x, bins, out, right):  # noqa: ANN001, ANN201
         return out
     rev = bins[::-1].copy()
     for i in range(x.shape[0]):
-        found = search_right(rev, x[i]) if right else search_left(rev, x[i])
+        found = search_left(rev, x[i]) if right else search_right(rev, x[i])
         out[i] = n - found
     return out
 
@@ -481,8 +481,9 @@ def cross_k(a, b, out):  # noqa: ANN001, ANN201
     a0, a1 = a[0], a[1]
     b0, b1 = b[0], b[1]
     if na == 2 and nb == 2:
-        out[0] = a0 * b1 - a1 * b0
-        return out
+        raise ValueError(
+            "jitcore: the cross product of two 2-vectors (a 0-d result) is not supported"
+        )
     zero = out.dtype.type(0)
     a2 = a[2] if na == 3 else zero
     b2 = b[2] if nb == 3 else zero
