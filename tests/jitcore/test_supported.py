@@ -114,6 +114,9 @@ KNOWN_BUGS: dict[str, str] = {
     "np.where(float, float, float)": "returns a scalar where NumPy returns a 0-d array",
     "np.where(int, int, int)": "returns a scalar where NumPy returns a 0-d array",
     "pow(complex, complex)": _COMPLEX_SPECIAL,
+    "np.gcd(bool, bool)": "NumPy has no bool loop: a compile-time TypingError in jitcore, "
+    "UFuncTypeError when NumPy runs the call",
+    "np.lcm(bool, bool)": "as np.gcd(bool, bool)",
     "cmath.sqrt": _COMPLEX_SPECIAL,
     "cmath.exp": _COMPLEX_SPECIAL,
     "cmath.log": _COMPLEX_SPECIAL,
