@@ -49,7 +49,7 @@ def _scalar_t(x: ir.Value) -> T.Scalar:
 
 
 def _libm(fn: str) -> Element:
-    return lambda b, x: b.intrinsic(fn, [x], x.type)
+    return lambda b, x: b.intrinsic(fn, [x], _scalar_t(x))
 
 
 def _scale(factor: float) -> Element:
@@ -156,7 +156,7 @@ def _logaddexp(base2: bool) -> Element:
 
 
 def _copysign(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
-    return b.intrinsic("copysign", [x, y], x.type)
+    return b.intrinsic("copysign", [x, y], _scalar_t(x))
 
 
 def _heaviside(b: LowBuilder, x: ir.Value, h: ir.Value) -> ir.Value:
