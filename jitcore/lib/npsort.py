@@ -211,7 +211,7 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
         work = (
             _kernel("argsort_rows", [rows_t, T.Array(T.I64, 2, "C")])
             if indices
-            else _kernel("sort_rows", [rows_t])
+            else _kernel("select_rows", [rows_t, T.I64])
         )
         check = _kernel("check_kth", [T.I64, T.I64, T.I64])
         boolean = kth.type.kind == "b"
@@ -231,7 +231,11 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
                 work.lower(b, [r.rows, out], {})  # type: ignore[misc]
             else:
                 out = r.rows
-                work.lower(b, [out], {})  # type: ignore[misc]
+                kth = b.cast(v[1], T.I64)
+                kth = b.select(b.cmp("lt", kth, i64(0)), b.binop("add", kth, r.length), kth)
+                # (an empty array has no valid kth: select nothing)
+                safe = b.select(b.cmp("eq", r.length, i64(0)), i64(0), kth)
+                work.lower(b, [out, safe], {})  # type: ignore[misc]
             return _back(b, out, r, t.ndim, axis)
 
         return Resolved(

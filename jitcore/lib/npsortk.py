@@ -100,6 +100,63 @@ def intro_sort(a, lo, hi, depth):  # noqa: ANN001, ANN201
 
 
 @_lib
+def intro_select(a, lo, hi, k):  # noqa: ANN001, ANN201
+    """Rearrange a[lo:hi] so that a[k] is the item a full sort would put there, with no
+    greater item before it and no smaller one after (quickselect, heapsort past a depth
+    limit): O(n) on average, for median, quantile and partition."""
+    depth = depth_limit(hi - lo)
+    while hi - lo > SMALL:
+        if depth == 0:
+            heap_sort(a, lo, hi)
+            return
+        depth -= 1
+        mid = lo + (hi - lo) // 2
+        if lt(a[mid], a[lo]):
+            a[mid], a[lo] = a[lo], a[mid]
+        if lt(a[hi - 1], a[mid]):
+            a[mid], a[hi - 1] = a[hi - 1], a[mid]
+            if lt(a[mid], a[lo]):
+                a[mid], a[lo] = a[lo], a[mid]
+        pivot = a[mid]
+        i = lo
+        j = hi - 1
+        while True:
+            i += 1
+            while lt(a[i], pivot):
+                i += 1
+            j -= 1
+            while lt(pivot, a[j]):
+                j -= 1
+            if i >= j:
+                break
+            a[i], a[j] = a[j], a[i]
+        if k <= j:
+            hi = j + 1
+        else:
+            lo = j + 1
+    insertion_sort(a, lo, hi)
+
+
+@_lib
+def smallest_from(a, lo, hi):  # noqa: ANN001, ANN201
+    """The smallest of a[lo:hi] (in `lt` order), hi > lo."""
+    m = a[lo]
+    for i in range(lo + 1, hi):
+        if lt(a[i], m):
+            m = a[i]
+    return m
+
+
+@_lib
+def select_rows(a, kth):  # noqa: ANN001, ANN201
+    """Partition each row of a 2-D C array around position kth (in range, non-negative)."""
+    n = a.shape[1]
+    for r in range(a.shape[0]):
+        intro_select(a[r], 0, n, kth)
+    return a
+
+
+@_lib
 def depth_limit(n):  # noqa: ANN001, ANN201
     depth = 0
     while n > 1:
@@ -303,21 +360,27 @@ def has_nan(row):  # noqa: ANN001, ANN201
 
 @_lib
 def median_rows(a, out):  # noqa: ANN001, ANN201
-    """NumPy's median of each row of a (a sorted copy, float): NaN if the row has one, the
-    mean of the two middle values for an even length."""
+    """NumPy's median of each row of a (a float copy, rearranged here): NaN if the row has
+    one, else the middle item (quickselect), or the mean of the two middle ones."""
     n = a.shape[1]
-    depth = depth_limit(n)
     for r in range(a.shape[0]):
         row = a[r]
-        intro_sort(row, 0, n, depth)
         if n == 0:
             out[r] = np.nan
-        elif row[n - 1] != row[n - 1]:
-            out[r] = row[n - 1]
-        elif n % 2 == 1:
-            out[r] = row[n // 2]
+            continue
+        if has_nan(row):
+            out[r] = np.nan * row[0]
+            continue
+        half = n // 2
+        intro_select(row, 0, n, half)
+        if n % 2 == 1:
+            out[r] = row[half]
         else:
-            out[r] = (row[n // 2 - 1] + row[n // 2]) / 2
+            below = row[0]
+            for i in range(1, half):
+                if row[i] > below:
+                    below = row[i]
+            out[r] = (below + row[half]) / 2
     return out
 
 
@@ -350,23 +413,26 @@ def quantile_rows(a, q, out, exact):  # noqa: ANN001, ANN201
     n = a.shape[1]
     if n == 0:
         raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    depth = depth_limit(n)
     for r in range(a.shape[0]):
         row = a[r]
-        intro_sort(row, 0, n, depth)
-        nan = row[n - 1] != row[n - 1]
+        nan = has_nan(row)
+        if nan:  # NumPy: the NaN (sorted last) is the result
+            intro_select(row, 0, n, n - 1)
         for j in range(q.shape[0]):
             v = (n - 1) * q[j]
             below = np.floor(v)
             if nan:
                 out[j, r] = row[n - 1]
             elif exact:
+                intro_select(row, 0, n, int(v))
                 out[j, r] = row[int(v)]
             elif v >= n - 1:  # NumPy takes both neighbours from the end (inf gives nan)
+                intro_select(row, 0, n, n - 1)
                 g = v + 1
                 out[j, r] = lerp(row[n - 1], row[n - 1], g, out)
             else:
                 i = int(below)
+                intro_select(row, 0, n, i)
                 g = v - below
-                out[j, r] = lerp(row[i], row[i + 1], g, out)
+                out[j, r] = lerp(row[i], smallest_from(row, i + 1, n), g, out)
     return out
