@@ -77,8 +77,9 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: reductions and products",
-        "Whole array, or `axis=` for 2-D arrays. The kernels are written in Python "
-        "(`jitcore/lib/npkernels.py`) and compiled by jitcore itself.",
+        "Whole array, or `axis=` (an int or a tuple) on any ndim, with `keepdims=`. The "
+        "kernels are written in Python (`jitcore/lib/npkernels.py`) and compiled by jitcore "
+        "itself.",
     ),
     (
         "NumPy: sorting and searching",

@@ -250,8 +250,8 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
 
 
 _PARTITION_NOTES = (
-    "returns the lanes fully sorted: a valid partition, but NumPy leaves the elements on "
-    "each side of kth in another (unspecified) order"
+    "kth an int (not a sequence); a valid partition (quickselect; argpartition sorts), but "
+    "the elements on each side of kth come in another order than NumPy's (unspecified there)"
 )
 register_function(
     np.partition, params="a: array, kth: int, axis?: axis | None", notes=_PARTITION_NOTES
