@@ -91,6 +91,10 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "`axis=` takes an int or a tuple on any ndim, `keepdims=` as NumPy. Kernels in "
         "`jitcore/lib/npstatsk.py`.",
     ),
+    (
+        "NumPy: linear algebra",
+        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
+    ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -106,6 +110,7 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
 _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
+    "nplinalg": "NumPy: linear algebra",
 }
 
 
