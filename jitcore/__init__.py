@@ -18,6 +18,7 @@ from jitcore.errors import (
 )
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.vectorize import vectorize
 
 __version__ = "0.1.0"
 
@@ -35,4 +36,5 @@ __all__ = [
     "__version__",
     "jit",
     "supported",
+    "vectorize",
 ]
