@@ -20,6 +20,7 @@ from jitcore.lib import (
     arrays,
     builtins,
     mathlib,
+    nplinalg,
     npsort,
     npstats,
     npufuncs,
@@ -41,6 +42,7 @@ RULE_MODULES = (
     npsort,
     npstats,
     npufuncs,
+    nplinalg,
 )
 
 BEGIN = "<!-- supported:begin -->"

@@ -270,8 +270,29 @@ def search_right(a, v):  # noqa: ANN001, ANN201
 
 @_lib
 def searchsorted_flat(a, v, out, right):  # noqa: ANN001, ANN201
-    for i in range(v.shape[0]):
-        out[i] = search_right(a, v[i]) if right else search_left(a, v[i])
+    """NumPy's binsearch: each search starts from the previous key's bounds (so results on
+    an unsorted `a` are NumPy's too)."""
+    n = a.shape[0]
+    lo = 0
+    hi = n
+    if v.shape[0] == 0:
+        return out
+    last = v[0]
+    for k in range(v.shape[0]):
+        key = v[k]
+        if lt(last, key):
+            hi = n
+        else:
+            lo = 0
+            hi = hi + 1 if hi < n else n
+        last = key
+        while lo < hi:
+            mid = lo + ((hi - lo) >> 1)
+            if (not lt(key, a[mid])) if right else lt(a[mid], key):
+                lo = mid + 1
+            else:
+                hi = mid
+        out[k] = lo
     return out
 
 

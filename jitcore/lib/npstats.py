@@ -720,17 +720,26 @@ def _product_dtype(a: T.Scalar, b: T.Scalar) -> T.Scalar:
 def _trace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _array(args, "np.trace")
     ops = take_args(args, kwargs, ["offset", "axis1", "axis2", "dtype", "out"], "np.trace")
-    if t.ndim != 2:
+    if t.ndim > 2:
         raise UnsupportedError("np.trace is supported for 2-D arrays")
     for unsupported in ("axis1", "axis2", "dtype", "out"):
         if ops[unsupported] is not None:
             raise UnsupportedError(f"np.trace: {unsupported}= is not supported")
     acc = sum_dtype(t.dtype)
     k = _kernel("trace_k", [T.Array(t.dtype, 2, "A"), T.I64, T.Array(acc, 1, "C")])
+    if t.ndim < 2:
+        k = Resolved((), acc)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         off = _operand(v, kw, args, 1, "offset")
         a = v[0]
+        if t.ndim < 2:  # NumPy's error, raised when the call runs
+            b.raise_if(
+                ir.Const(True, type=T.BOOL),
+                ValueError,
+                "diag requires an array of at least two dimensions",
+            )
+            return ir.Const(0, type=acc) if acc.kind in "iub" else ir.Const(0.0, type=acc)
         if t.layout != "A":
             a = L.make_view(
                 b,

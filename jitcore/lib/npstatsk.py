@@ -355,6 +355,53 @@ def histogram_edges(a, edges):  # noqa: ANN001, ANN201
 # --- interp, average, closeness -----------------------------------------------------------
 
 
+LIKELY_IN_CACHE_SIZE = 8
+
+
+@_lib
+def search_with_guess(key, arr, n, guess):  # noqa: ANN001, ANN201
+    """NumPy's binary_search_with_guess (compiled_base.c), step for step, so that results
+    on unsorted sample points are NumPy's too: the j with arr[j] <= key < arr[j + 1], -1
+    below, n above."""
+    imin = 0
+    imax = n
+    if key > arr[n - 1]:
+        return n
+    if key < arr[0]:
+        return -1
+    if n <= 4:
+        i = 1
+        while i < n and key >= arr[i]:
+            i += 1
+        return i - 1
+    if guess > n - 3:
+        guess = n - 3
+    if guess < 1:
+        guess = 1
+    if key < arr[guess]:
+        if key < arr[guess - 1]:
+            imax = guess - 1
+            if guess > LIKELY_IN_CACHE_SIZE and key >= arr[guess - LIKELY_IN_CACHE_SIZE]:
+                imin = guess - LIKELY_IN_CACHE_SIZE
+        else:
+            return guess - 1
+    else:
+        if key < arr[guess + 1]:
+            return guess
+        if key < arr[guess + 2]:
+            return guess + 1
+        imin = guess + 2
+        if guess < n - LIKELY_IN_CACHE_SIZE - 1 and key < arr[guess + LIKELY_IN_CACHE_SIZE]:
+            imax = guess + LIKELY_IN_CACHE_SIZE
+    while imin < imax:
+        imid = imin + ((imax - imin) >> 1)
+        if key >= arr[imid]:
+            imin = imid + 1
+        else:
+            imax = imid
+    return imin - 1
+
+
 @_lib
 def interp_k(x, xp, fp, out, left, right, has_left, has_right):  # noqa: ANN001, ANN201
     """NumPy's interp (compiled_base.c): the bracketing pair by binary search, the slope from
@@ -366,6 +413,7 @@ def interp_k(x, xp, fp, out, left, right, has_left, has_right):  # noqa: ANN001,
         raise ValueError("fp and xp are not of the same length.")
     lval = left if has_left else fp[0]
     rval = right if has_right else fp[n - 1]
+    j = 0
     for i in range(x.shape[0]):
         v = x[i]
         if n == 1:
@@ -374,12 +422,11 @@ def interp_k(x, xp, fp, out, left, right, has_left, has_right):  # noqa: ANN001,
         if v != v:
             out[i] = v
             continue
-        if v > xp[n - 1]:
-            out[i] = rval
-            continue
-        j = search_right(xp, v) - 1
+        j = search_with_guess(v, xp, n, j)
         if j == -1:
             out[i] = lval
+        elif j == n:
+            out[i] = rval
         elif j == n - 1:
             out[i] = fp[j]
         elif xp[j] == v:
