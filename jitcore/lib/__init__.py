@@ -15,7 +15,8 @@ level, in these layers (a module may use any layer below its own):
     nprows                           axes moved last and viewed as 2-D rows for the kernels
     npstatsk  npsortk  npkernels     library kernels written in Python, compiled by jitcore
     loops                            the elementwise loop engine (Recipe, elementwise)
-    layout  scalar                   array struct fields and addressing; scalar emitters
+    layout  scalar  containers       array struct fields and addressing; scalar emitters;
+                                     strings, dicts and sets (runtime helper calls)
     registry                         Operand, Resolved, the rule tables and the listing
 
 Below `lib` are `jitcore.ir` (nodes, types, builder, coerce, markers) and `jitcore.errors`;

@@ -19,6 +19,7 @@ from pathlib import Path
 from jitcore.lib import (
     arrays,
     builtins,
+    containers,
     mathlib,
     nplinalg,
     npsort,
@@ -35,6 +36,7 @@ from jitcore.lib.registry import ARG_KINDS, Entry, entries
 RULE_MODULES = (
     arrays,
     builtins,
+    containers,
     mathlib,
     operators,
     reductions,
