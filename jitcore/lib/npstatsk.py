@@ -230,18 +230,44 @@ def bincount_weights(x, w, minlength):  # noqa: ANN001, ANN201
 
 
 @_lib
+def monotonic(a):  # noqa: ANN001, ANN201
+    """NumPy's check_array_monotonic: 1 increasing (or all equal), -1 decreasing, 0 neither
+    (a NaN after the leading run of equal values makes it neither)."""
+    n = a.shape[0]
+    if n == 0:
+        return 1
+    last = a[0]
+    i = 1
+    while i < n and a[i] == last:
+        i += 1
+    if i == n:
+        return 1
+    nxt = a[i]
+    if last < nxt:
+        for k in range(i + 1, n):
+            last = nxt
+            nxt = a[k]
+            if last > nxt:
+                return 0
+        return 1
+    if last > nxt:
+        for k in range(i + 1, n):
+            last = nxt
+            nxt = a[k]
+            if last < nxt:
+                return 0
+        return -1
+    return 0
+
+
+@_lib
 def digitize_k(x, bins, out, right):  # noqa: ANN001, ANN201
     """NumPy's digitize: searchsorted on increasing bins, from the end on decreasing ones."""
     n = bins.shape[0]
-    increasing = True
-    decreasing = True
-    for i in range(1, n):
-        if bins[i] < bins[i - 1]:
-            increasing = False
-        if bins[i] > bins[i - 1]:
-            decreasing = False
-    if not increasing and not decreasing:
+    mono = monotonic(bins)
+    if mono == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")
+    increasing = mono == 1
     if increasing:
         for i in range(x.shape[0]):
             out[i] = search_left(bins, x[i]) if right else search_right(bins, x[i])
