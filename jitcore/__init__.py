@@ -16,8 +16,12 @@ from jitcore.errors import (
     TypingError,
     UnsupportedError,
 )
+from jitcore.implicit import python_only
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.parallel import get_num_threads, prange, set_num_threads
+from jitcore.runner import Runner, RunResult, run
+from jitcore.state import Module, Variable
 from jitcore.vectorize import vectorize
 
 __version__ = "0.1.0"
@@ -30,11 +34,20 @@ __all__ = [
     "JitError",
     "JitFallbackWarning",
     "JitOptions",
+    "Module",
+    "RunResult",
+    "Runner",
     "SourceLoc",
     "TypingError",
     "UnsupportedError",
+    "Variable",
     "__version__",
+    "get_num_threads",
     "jit",
+    "prange",
+    "python_only",
+    "run",
+    "set_num_threads",
     "supported",
     "vectorize",
 ]

@@ -150,7 +150,7 @@ def run_pipeline(
                 record.texts[f"optimize:{p.name}"] = p.ir_text
     if keep_text:
         record.texts["optimize"] = print_ir(fn)
-    if inline.inlinable_ir(fn):
+    if inline.inlinable_ir(fn) and options.prange_body is None:  # a prange body: its launcher
         record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
     with record.stage("lower"):
         lower.lower_function(fn)
@@ -181,7 +181,7 @@ def _typed(
 
     for _attempt in range(4):
         with record.stage("ssa"):
-            fn = ssa.build_ssa(parsed)
+            fn = ssa.build_ssa(parsed, signature)
             if debug:
                 verify(fn, typed=False, stage="ssa")
         if keep_text:

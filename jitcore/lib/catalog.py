@@ -26,6 +26,7 @@ from jitcore.lib import (
     npstats,
     npufuncs,
     operators,
+    pyextras,
     reductions,
     ufuncs,
 )
@@ -39,6 +40,7 @@ RULE_MODULES = (
     containers,
     mathlib,
     operators,
+    pyextras,
     reductions,
     ufuncs,
     npsort,

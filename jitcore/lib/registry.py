@@ -64,6 +64,9 @@ class Resolved:
     # rather than NumPy scalars (`typeinfer.Origin`); None for other operations, whose
     # result's origin typeinfer derives from the operation and its operands.
     python_result: object = None
+    # Whether `python_result` holds whatever the arguments are (a prange loop's body: its
+    # results are the loop's reductions, whose Python-ness its own code decides).
+    python_result_exact: bool = False
     # True if the emitter may raise although the operation usually cannot (`k & np.int32(3)`
     # checks that the Python int `k` fits int32): dead-code elimination must keep it.
     may_raise: bool = False
@@ -270,6 +273,25 @@ def is_library_kernel(obj: object) -> bool:
 def set_kernel_dispatcher(make: KernelDispatcher) -> None:
     """Installed by the dispatcher module: the jitted function that compiles a kernel."""
     _kernel_dispatcher[:] = [make]
+
+
+_implicit_dispatcher: list[KernelDispatcher] = []
+
+
+def set_implicit_dispatcher(make: KernelDispatcher) -> None:
+    """Installed by the dispatcher module: the jitted function compiling a plain Python
+    function that compiled code calls (`jitcore.implicit`)."""
+    _implicit_dispatcher[:] = [make]
+
+
+def implicit_dispatcher(func: object) -> Any:
+    """The dispatcher compiling the plain function `func` implicitly, or None if `func` is not
+    one to compile (`jitcore.implicit.compiles_implicitly`)."""
+    from jitcore.implicit import compiles_implicitly
+
+    if not _implicit_dispatcher or not compiles_implicitly(func):
+        return None
+    return _implicit_dispatcher[0](func)  # type: ignore[arg-type]
 
 
 def kernel_dispatcher(kernel: Callable[..., object]) -> Any:

@@ -10,7 +10,7 @@ import pytest
 
 from jitcore import codegen
 from jitcore.codegen.kernel import emitted_classes
-from jitcore.codegen.mathfns import MATH_FUNCTIONS
+from jitcore.codegen.mathfns import MATH_FUNCTIONS, OVERFLOW_CHECKS
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
@@ -93,6 +93,17 @@ def _native_call(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.native_call("other.kernel", [a[1]], T.I64))  # emits callfailed and reraise
 
 
+def _exceptions(b: LowBuilder, a: list[ir.Arg]) -> None:
+    """What a `try` lowers to: a failed call's descriptor, a raise's, and matching classes."""
+    result = b.native_call("other.kernel", [a[1]], T.I64)
+    call = next(i for _, i in b.fn.instructions() if isinstance(i, ir.NativeCall))
+    status = b.emit(ir.CallStatus(call, type=T.PTR))
+    raised = b.emit(ir.ExcRaised(ZeroDivisionError, "division by zero", type=T.PTR))
+    arithmetic = b.emit(ir.ExcMatch(raised, (ArithmeticError,), type=T.BOOL))
+    value = b.emit(ir.ExcMatch(status, (ValueError, KeyError), type=T.BOOL))
+    _finish(b, b.select(b.and_(arithmetic, value), result, i64(0)))
+
+
 def _intrinsic(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.intrinsic("sqrt", [a[2]], T.F64))
 
@@ -129,10 +140,19 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         _alloc,
         ('@"jitcore_rt_alloc"', "insertvalue"),
     ),
-    "refcounts": ((ir.Incref, ir.Decref), _refcounts, ('@"jitcore_rt_release"', "add i64")),
+    "refcounts": (
+        (ir.Incref, ir.Decref),
+        _refcounts,
+        ('@"jitcore_rt_release"', "atomicrmw add", "atomicrmw sub"),  # counts shared by threads
+    ),
     "extract": ((ir.Extract, ir.ExtractDynamic), _extract, ("alloca [2 x i64]",)),
     "complex": ((ir.MakeComplex, ir.RealPart, ir.ImagPart), _complex, ("insertvalue",)),
     "ncall": ((ir.NativeCall, ir.CallFailed), _native_call, ('call ptr @"other.kernel"',)),
+    "exceptions": (
+        (ir.CallStatus, ir.ExcRaised, ir.ExcMatch),
+        _exceptions,
+        ("PyExc_FloatingPointError", "PyExc_KeyError", "icmp eq ptr"),
+    ),
     "intrinsic": ((ir.Intrinsic,), _intrinsic, ('@"llvm.sqrt.f64"',)),
     "scalar": (
         (ir.BinOp, ir.UnaryOp, ir.Compare, ir.Select, ir.Cast, ir.Phi, ir.MakeTuple),
@@ -170,8 +190,8 @@ def test_the_cases_cover_every_low_ir_class_and_codegen_has_one_emitter_each() -
 @pytest.mark.parametrize("name", sorted(MATH_FUNCTIONS))
 def test_every_maths_intrinsic_name_has_code(name: str) -> None:
     arity = {"fma": 3, "powmod": 3}.get(name, 2 if name in _BINARY else 1)
-    t = T.I64 if name in {"ipow", "gcd", "powmod", "smul_overflows"} else T.F64
-    result = T.BOOL if name == "smul_overflows" else t
+    t = T.I64 if name in {"ipow", "gcd", "powmod"} | OVERFLOW_CHECKS else T.F64
+    result = T.BOOL if name in OVERFLOW_CHECKS else t
 
     def build(b: LowBuilder, a: list[ir.Arg]) -> None:
         x = b.cast(a[1], t)
@@ -190,7 +210,7 @@ _BINARY = {
     "frem",
     "ipow",
     "gcd",
-    "smul_overflows",
+    *OVERFLOW_CHECKS,
 }
 
 
