@@ -19,6 +19,7 @@ from typing import cast
 
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import nodes as ir
+from jitcore.ir.listmarkers import list_literal
 from jitcore.ir.markers import MISSING, check_bound, check_unpack, range_bounds, range_more
 from jitcore.parse import ParsedFunction
 
@@ -71,11 +72,9 @@ _UNSUPPORTED_STMT_HINTS = {
 }
 _UNSUPPORTED_EXPR_HINTS = {
     ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
-    ast.ListComp: "allocate an array with np.empty and fill it in a loop",
     ast.SetComp: "use a loop",
     ast.DictComp: "use a loop",
     ast.GeneratorExp: "use a loop",
-    ast.List: "use a tuple, or a NumPy array",
     ast.Dict: "pass the values as separate arguments",
     ast.Set: "use a tuple",
     ast.JoinedStr: "strings are supported only as exception messages",
@@ -697,6 +696,51 @@ class _Builder:
             return ir.Const(tuple(cast(ir.Const, i).value for i in items))
         return self.emit(ir.MakeTuple(items), node)
 
+    def expr_List(self, node: ast.List) -> ir.Value:
+        """`[a, b]`: a typed list (`jitcore.lib.lists`)."""
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            raise self.unsupported(
+                node, "`*items` in list displays is not supported", "append the items in a loop"
+            )
+        items = [self.expr(e) for e in node.elts]
+        return self.emit(ir.Call(ir.Const(list_literal), items), node, "list")
+
+    def expr_ListComp(self, node: ast.ListComp) -> ir.Value:
+        """`[elt for x in xs if c ...]`: an empty list and nested loops that append to it. The
+        comprehension's own variables are renamed, so they do not leak (Python 3 scoping)."""
+        var = self.hidden_var("listcomp")
+        self.locals.add(var)
+        self.write(var, self.emit(ir.Call(ir.Const(list_literal), []), node, "list"))
+        body, names = _comprehension_loops(node, var)
+        self.locals.update(names)
+        self.stmt(body)
+        return self.read(var)
+
+    def _list_of_range(self, node: ast.Call) -> ir.Value | None:
+        """`list(range(...))` as the comprehension `[i for i in range(...)]`."""
+        if not (
+            isinstance(node.func, ast.Name)
+            and node.func.id not in self.locals
+            and self.parsed.env.lookup(node.func.id) is list
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            return None
+        arg = node.args[0]
+        if not (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id not in self.locals
+            and self.parsed.env.lookup(arg.func.id) is range
+        ):
+            return None
+        target = ast.Name(id="$i", ctx=ast.Store())
+        comp = ast.ListComp(
+            elt=ast.Name(id="$i", ctx=ast.Load()),
+            generators=[ast.comprehension(target=target, iter=arg, ifs=[], is_async=0)],
+        )
+        return self.expr_ListComp(ast.copy_location(comp, node))
+
     def expr_Subscript(self, node: ast.Subscript) -> ir.Value:
         return self.emit(ir.GetItem(self.expr(node.value), self.index(node.slice)), node)
 
@@ -730,10 +774,62 @@ class _Builder:
                     "`**kwargs` in calls is not supported",
                     "pass the keyword arguments explicitly",
                 )
+        listed = self._list_of_range(node)
+        if listed is not None:
+            return listed
         func = self.expr(node.func)
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
         return self.emit(ir.Call(func, args, kwargs), node)
+
+
+def _comprehension_loops(node: ast.ListComp, var: str) -> tuple[ast.stmt, set[str]]:
+    """The statements a list comprehension means: `for` per generator, `if` per condition, and
+    `var.append(elt)` innermost; the targets get hidden names (`$c1.x`)."""
+    renames: dict[str, str] = {}
+    loops: list[tuple[ast.comprehension, ast.expr]] = []
+    for k, gen in enumerate(node.generators):
+        if gen.is_async:
+            raise UnsupportedError(
+                "async comprehensions are not supported", hint="use a plain `for`"
+            )
+        iterable = _renamed(gen.iter, renames) if k else gen.iter  # the first: outer scope
+        for target in ast.walk(gen.target):
+            if isinstance(target, ast.Name):
+                renames[target.id] = f"{var}.{target.id}"
+        loops.append((gen, iterable))
+    append = ast.Expr(
+        ast.Call(
+            func=ast.Attribute(ast.Name(id=var, ctx=ast.Load()), "append", ast.Load()),
+            args=[_renamed(node.elt, renames)],
+            keywords=[],
+        )
+    )
+    inner: ast.stmt = append
+    for gen, iterable in reversed(loops):
+        for cond in reversed(gen.ifs):
+            inner = ast.If(test=_renamed(cond, renames), body=[inner], orelse=[])
+        inner = ast.For(
+            target=_renamed(gen.target, renames), iter=iterable, body=[inner], orelse=[]
+        )
+    for n in ast.walk(inner):
+        if not hasattr(n, "lineno") and isinstance(n, ast.expr | ast.stmt):
+            ast.copy_location(n, node)
+    return inner, set(renames.values())
+
+
+def _renamed(tree: ast.expr, renames: dict[str, str]) -> ast.expr:
+    """A copy of `tree` with the names in `renames` replaced (comprehension scoping)."""
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, n: ast.Name) -> ast.Name:
+            if n.id in renames:
+                return ast.copy_location(ast.Name(id=renames[n.id], ctx=n.ctx), n)
+            return n
+
+    import copy
+
+    return cast(ast.expr, Rename().visit(copy.deepcopy(tree)))
 
 
 def _is_namespace(obj: object) -> bool:

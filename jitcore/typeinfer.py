@@ -24,6 +24,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
 from jitcore.ir.markers import MISSING, range_bounds
+from jitcore.listinfer import ListInference, check_lists_typed, origin
 from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
@@ -82,6 +83,7 @@ class _Inference:
         # taken to be Python numbers (README, differences); an instruction's origin follows
         # its operands' (`_origin_of`) and is recomputed with its type until the fixpoint.
         self.origin: dict[ir.Value, Origin] = {a: _arg_origin(a.type) for a in fn.args}
+        self.lists = ListInference()  # the item types of `[]` and other list literals
 
     # --- operands -------------------------------------------------------------------------
 
@@ -119,13 +121,14 @@ class _Inference:
             for block in order:
                 for instr in block.instrs:
                     before = self.origin.get(instr)
-                    new = self.infer(instr)
+                    new = self.lists.observe(instr, self.infer(instr), self.operand)
                     if new is not None and new != instr.type:
                         instr.type = new
                         changed = True
                     # a value that stops being a Python number changes the rules its users
                     # follow (`/` by zero raises or not) even where no type changes
                     changed = changed or self.origin.get(instr) != before
+            changed = self.lists.take_changed() or changed
         return all(
             instr.type is not None and not isinstance(instr.type, T.Bottom)
             for block in order
@@ -143,7 +146,10 @@ class _Inference:
             return None
         if any(isinstance(t, T.Bottom) for t in types):
             return T.BOTTOM
-        resolved = name_operation(instr, self.resolve(instr), self.operand)
+        try:
+            resolved = name_operation(instr, self.resolve(instr), self.operand)
+        except JitError as err:  # a rule's error belongs at the instruction that used it
+            raise err.located(instr.loc) from err.__cause__
         instr.impl = resolved
         self.origin[instr] = self._origin_of(instr, operands, resolved)
         return resolved.ret if resolved is not None else None
@@ -205,6 +211,9 @@ class _Inference:
             return False
         if resolved.const is not MISSING:
             return _const_origin(resolved.const)
+        on_lists = origin(instr, resolved)
+        if on_lists is not None:
+            return on_lists
         if not isinstance(resolved.ret, T.Scalar | T.Tuple):
             return False
         if isinstance(instr, ir.MakeTuple):
@@ -501,6 +510,8 @@ _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 
 
 def _arg_origin(t: T.Type | None) -> Origin:
+    if isinstance(t, T.List):  # a list of Python numbers holds Python numbers
+        return t.item in _WEAK_ARG_TYPES
     if isinstance(t, T.Tuple):
         return tuple(_arg_origin(i) for i in t.items)
     return t in _WEAK_ARG_TYPES
@@ -537,6 +548,7 @@ def infer_types(
     jitted functions; `self_return` is the assumed return type of recursive calls."""
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
+    check_lists_typed(fn)
     for _, instr in fn.instructions():
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)

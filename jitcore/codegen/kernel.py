@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from llvmlite import ir as ll
 
+from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -270,18 +271,9 @@ class KernelGen:
     # --- runtime --------------------------------------------------------------------------
 
     def refcount(self, value: ll.Value, t: T.Type, increment: bool) -> None:
-        """Incref or decref the block of every array inside `value` (an array, or a tuple)."""
-        b = self.b
-        if isinstance(t, T.Array):
-            block = b.extract_value(value, 0)
-            if increment:
-                nrt.emit_incref(b, block)
-            else:
-                nrt.emit_decref(b, block, declare_function(self.module, nrt.RELEASE, VOID, [PTR]))
-        elif isinstance(t, T.Tuple):
-            for i, item in enumerate(t.items):
-                if T.contains_array(item):
-                    self.refcount(b.extract_value(value, i), item, increment)
+        """Incref or decref the block of every array or list inside `value` (an array, a list,
+        or a tuple)."""
+        emit_refcount(self.b, self.module, value, t, increment)
 
     def native_call(self, call: ir.NativeCall) -> ll.Value:
         b = self.b
@@ -484,6 +476,10 @@ def _make_complex(g: KernelGen, i: ir.MakeComplex) -> ll.Value:
     return g.b.insert_value(agg, g.value(i.imag), 1, name=i.name)
 
 
+def _list_op(g: KernelGen, i: ir.ListOp) -> ll.Value:
+    return emit_list_op(g.b, g.module, i, [g.value(a) for a in i.args])
+
+
 def _call_failed(g: KernelGen, i: ir.CallFailed) -> ll.Value:
     return g.b.icmp_unsigned("!=", g.statuses[i.call], NULL, name=i.name)
 
@@ -514,6 +510,7 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.ImagPart: _imag,
     ir.MakeComplex: _make_complex,
     ir.CallFailed: _call_failed,
+    ir.ListOp: _list_op,
 }
 
 

@@ -42,6 +42,8 @@ def llvm_type(t: T.Type) -> ll.Type:
         return ll.LiteralStructType([PTR, PTR, dims, dims])
     if isinstance(t, T.Pointer):
         return PTR
+    if isinstance(t, T.List):
+        return PTR  # its runtime block (see `codegen.lists`)
     if isinstance(t, T.NoneType | T.Opaque):
         return I8
     raise InternalCompilerError(f"no LLVM type for {t}")

@@ -58,6 +58,12 @@ def unify(a: T.Type, b: T.Type) -> T.Type | None:
         items = [unify(x, y) for x, y in zip(a.items, b.items)]
         if all(i is not None for i in items):
             return T.Tuple(tuple(items))  # type: ignore[arg-type]
+    if isinstance(a, T.List) and isinstance(b, T.List):
+        # an empty `[]` (bottom items) joins the typed list it becomes; lists of different
+        # item types are different objects in memory, so nothing else joins
+        if isinstance(a.item, T.Bottom) or isinstance(b.item, T.Bottom):
+            return b if isinstance(a.item, T.Bottom) else a
+        return None
     if (
         isinstance(a, T.Array)
         and isinstance(b, T.Array)

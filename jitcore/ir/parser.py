@@ -520,6 +520,10 @@ class _Parser:
         self.expect("(")
         if word == "tuple":
             return T.Tuple(tuple(self.sequence(")", self.type)))
+        if word == "list":
+            item = self.type()
+            self.expect(")")
+            return T.List(item)
         if word == "slice":
             items = tuple(self.sequence(")", self.type))
             return T.Slice(cast(tuple[T.Type, T.Type, T.Type], items))

@@ -168,6 +168,21 @@ class Opaque(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class List(Type):
+    """A typed homogeneous list (reference counted, growable; `jitcore.lib.lists`). `item` is
+    bottom while an empty `[]` waits for the appends that give its item type."""
+
+    item: Type
+
+    @property
+    def name(self) -> str:
+        return f"list({self.item.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
 class Bottom(Type):
     """No value yet: the result of a recursive call whose return type is still being inferred."""
 
@@ -224,7 +239,7 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
 
 def contains_array(t: Type | None) -> bool:
     """True for arrays and tuples holding arrays: values whose memory is reference counted."""
-    if isinstance(t, Array):
+    if isinstance(t, Array | List):  # a list: its runtime block (and its items' references)
         return True
     if isinstance(t, Tuple):
         return any(contains_array(i) for i in t.items)
@@ -245,6 +260,10 @@ def parse_type(text: str) -> Type:
         return NONE
     if text == "ptr":
         return PTR
+    if text == "bottom":
+        return BOTTOM
+    if text.startswith("list(") and text.endswith(")"):
+        return List(parse_type(text[len("list(") : -1]))
     if text.startswith("tuple(") and text.endswith(")"):
         inner = text[len("tuple(") : -1]
         return Tuple(tuple(parse_type(part) for part in split_top_level(inner)))

@@ -299,6 +299,7 @@ ARG_KINDS: dict[str, str] = {
     "axis": "a constant int",
     "order": "the constant `'C'` or `'F'`",
     "tuple": "a tuple",
+    "list": "a typed list (items of one type)",
     "const": "a compile-time constant",
     "str": "a constant string",
     "None": "`None`",
@@ -353,7 +354,7 @@ class Entry:
 
 
 _ENTRIES: dict[str, Entry] = {}
-_RECEIVERS: dict[type, str] = {T.Array: "ndarray"}
+_RECEIVERS: dict[type, str] = {T.Array: "ndarray", T.List: "list"}
 # Modules whose functions are listed under a prefix (the spelling the README uses).
 _LISTED_MODULES = {"builtins": "", "math": "math.", "cmath": "cmath.", "numpy": "np."}
 
