@@ -58,7 +58,14 @@ class ListInference:
     def _record(self, target: ir.Value, item: T.Type, value: ir.Value | None, loc) -> None:  # noqa: ANN001
         if isinstance(item, T.Bottom):
             return
-        for literal in self._sources(target, set()):
+        sources = self._sources(target, set())
+        if not sources and not lists.accepts(_item_of(target.type), item):
+            raise TypingError(
+                f"a {target.type} cannot hold {item} (its item type is fixed where it is made)",
+                loc=loc,
+                hint="convert the item, or make the list with items of that type",
+            )
+        for literal in sources:
             current = self.items.get(literal) or _item_of(literal.type)
             joined = lists.join_items(current, item)
             if joined is None:

@@ -264,7 +264,9 @@ def _check_int_index(t: T.Type, what: str) -> None:
 
 
 def _check_store(t: T.List, value: T.Type) -> None:
-    if not accepts(t.item, value):
+    """Items that cannot join at all; a lossy store (a float into a list of ints) is caught
+    by `listinfer`, which widens a literal's item type instead where it can."""
+    if join_items(t.item, value) is None:
         raise TypingError(f"a list of {t.item} cannot hold {value}", hint=_HINT)
 
 
