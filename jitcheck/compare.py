@@ -4,8 +4,8 @@ Python is the reference. A compiled call agrees when it raised an exception of t
 or returned an equal value: ints and bools exactly; floats within a tolerance in ULPs (NaN
 equals NaN, -0.0 equals 0.0); complex numbers part by part; NumPy scalars of the same dtype
 (Python's numbers count as int64, float64, complex128 and bool); arrays in shape, dtype and
-every element; tuples and lists item by item. Arguments are compared after the call too, because kernels
-write into their input arrays.
+every element; tuples and lists item by item. Arguments are compared after the call too,
+because kernels write into their input arrays.
 
 Two documented typing rules of jitcore (README, "Types") are not differences, and the value
 is still compared: a number may come back promoted to float64 or complex128 (a variable

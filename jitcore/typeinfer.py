@@ -24,7 +24,6 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
 from jitcore.ir.markers import MISSING, range_bounds
-from jitcore.listinfer import ListInference, check_lists_typed, origin
 from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
@@ -39,6 +38,7 @@ from jitcore.lib.registry import (
     lookup_method,
     name_operation,
 )
+from jitcore.listinfer import ListInference, check_lists_typed, origin
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
 CalleeResolver = Callable[[object, list[Operand], dict[str, Operand]], Resolved]

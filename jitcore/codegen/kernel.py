@@ -26,7 +26,6 @@ from jitcore.codegen.types import (
     I64,
     NULL,
     PTR,
-    VOID,
     alignment,
     declare_function,
     exception_slot,

@@ -19,4 +19,4 @@ def list_reserve(lst: list, n: int) -> None:
 
 MARKERS = (list_literal, list_reserve)
 for _marker in MARKERS:
-    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[attr-defined]
+    _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[union-attr]

@@ -22,6 +22,7 @@ import importlib
 import types
 from collections.abc import Mapping
 
+from jitcore.ir import listmarkers
 from jitcore.ir.markers import MARKERS
 
 _NUMPY_ALIAS = "np"
@@ -81,4 +82,7 @@ def _alias(module: str) -> str:
     return module
 
 
-_MARKERS: dict[str, object] = {getattr(m, "__jitcore_builtin__"): m for m in MARKERS}  # noqa: B009
+_MARKERS: dict[str, object] = {
+    getattr(m, "__jitcore_builtin__"): m  # noqa: B009
+    for m in (*MARKERS, *listmarkers.MARKERS)
+}

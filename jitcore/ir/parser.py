@@ -107,7 +107,16 @@ def _tokenize(line: str) -> list[_Token]:
     return tokens
 
 
-TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
+TYPE_WORDS = frozenset(T.SCALARS) | {
+    "none",
+    "ptr",
+    "bottom",
+    "tuple",
+    "array",
+    "slice",
+    "const",
+    "list",
+}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 

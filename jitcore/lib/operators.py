@@ -69,7 +69,9 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(a.type, T.List) or isinstance(b.type, T.List):
         on_lists = lists.resolve_binop(op, a, b)
         if on_lists is None:
-            raise TypingError(f"unsupported operand types for {op}: {a.type} and {b.type}", loc=loc)
+            raise TypingError(
+                f"unsupported operand types for {op}: {a.type} and {b.type}", loc=loc
+            )
         return on_lists
     if op.startswith("i") and op[1:] in ARITH | BITWISE | {"matmul"}:
         inplace = resolve_inplace(op[1:], a, b, loc)

@@ -234,7 +234,7 @@ def tuples(n):  # noqa: ANN001, ANN201
 
 def lists_of_lists(n):  # noqa: ANN001, ANN201
     rows = []
-    for i in range(n):
+    for _ in range(n):
         rows.append([])
     for i in range(n):
         for j in range(i):
@@ -332,3 +332,24 @@ def test_typing_errors_name_the_line() -> None:
         jit(mode="compiled")(empty_untyped)()
     with pytest.raises(TypingError, match="cannot hold i64"):
         jit(mode="compiled")(conflicting)(3)
+
+
+def ir_of_lists(n):  # noqa: ANN001, ANN201
+    lst = [i * 0.5 for i in range(n)]
+    lst.append(1)
+    t = [1, 2]
+    t.append(2.5)
+    return sum(lst) + lst[-1] + len(lst[1:]) + t[0], sorted(t)
+
+
+def test_list_ir_prints_and_parses_back_at_every_stage() -> None:
+    from jitcore.ir.parser import parse_ir
+    from jitcore.ir.printer import print_ir
+    from jitcore.session import open_session
+
+    f = jit(mode="compiled")(ir_of_lists)
+    f(4)
+    for stage in ("ssa", "typeinfer", "optimize", "lower"):
+        text = f.inspect(stage)
+        with open_session():
+            assert print_ir(parse_ir(text)) == text, stage
