@@ -432,13 +432,17 @@ class _Builder:
 
     def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
         """`for x in seq`: an index loop over `len(seq)`. For a tuple, indexing with the loop
-        counter converts the items to one type (typeinfer), which is how Python numbers mix."""
-        length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
+        counter converts the items to one type (typeinfer), which is how Python numbers mix.
+        The length is read in the loop's header, as Python's iterator does: a list appended to
+        in the loop is walked to its new end (`licm` hoists the length of anything else)."""
         self._counted_loop(
             node,
             ir.Const(0, weak=True),
             ir.Const(1, weak=True),
-            test=lambda i: self.emit(ir.Compare("lt", i, length), node.iter),
+            test=lambda i: self.emit(
+                ir.Compare("lt", i, self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)),
+                node.iter,
+            ),
             item=lambda i: self.emit(ir.GetItem(iterable, i), node.iter),
         )
 

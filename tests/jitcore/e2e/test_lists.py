@@ -57,8 +57,24 @@ def comprehension_scope(n):  # noqa: ANN001, ANN201
     return x, ys
 
 
+def walk_while_growing(n):  # noqa: ANN001, ANN201
+    lst = [0]
+    for x in lst:
+        if len(lst) < n:
+            lst.append(x + 1)
+    return lst
+
+
+def conditional_literal(c):  # noqa: ANN001, ANN201
+    x = [] if c else [1.5]
+    x.append(2.0)
+    return x
+
+
 @given(n=st.integers(0, 60))
 def test_comprehensions_and_appends(n: int) -> None:
+    assert_same(walk_while_growing, n)
+    assert_same(conditional_literal, n % 2 == 0)
     assert_same(squares_of_evens, n)
     assert_same(pairs, min(n, 12))
     assert_same(grow_and_sum, n)
