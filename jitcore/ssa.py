@@ -13,11 +13,13 @@ Holds afterwards: no instruction has a type; every block ends in a terminator; n
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 from dataclasses import dataclass
 from typing import cast
 
 from jitcore.errors import SourceLoc, UnsupportedError
+from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir.listmarkers import list_literal
 from jitcore.ir.markers import (
@@ -70,7 +72,7 @@ _UNSUPPORTED_STMT_HINTS = {
     ast.ImportFrom: "import at module level; jitcore resolves module globals at compile time",
     ast.Global: "pass the value as an argument and return the new value",
     ast.Nonlocal: "pass the value as an argument and return the new value",
-    ast.Delete: "let the variable go out of scope instead",
+    ast.Delete: "let the variable go out of scope instead (`del d[key]` works on dicts)",
     ast.ClassDef: "define the class at module level",
     ast.FunctionDef: "define the helper at module level and decorate it with @jit",
     ast.AsyncFunctionDef: "jitcore compiles plain synchronous functions",
@@ -80,11 +82,7 @@ _UNSUPPORTED_STMT_HINTS = {
 }
 _UNSUPPORTED_EXPR_HINTS = {
     ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
-    ast.SetComp: "use a loop",
-    ast.DictComp: "use a loop",
     ast.GeneratorExp: "use a loop",
-    ast.Dict: "pass the values as separate arguments",
-    ast.Set: "use a tuple",
     ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
     ast.YieldFrom: "jitcore compiles functions, not generators",
@@ -435,6 +433,7 @@ class _Builder:
         counter converts the items to one type (typeinfer), which is how Python numbers mix.
         The length is read in the loop's header, as Python's iterator does: a list appended to
         in the loop is walked to its new end (`licm` hoists the length of anything else)."""
+        iterable = self.emit(ir.Call(ir.Const(cmarkers.iterate), [iterable]), node.iter)
         self._counted_loop(
             node,
             ir.Const(0, weak=True),
@@ -478,6 +477,17 @@ class _Builder:
         self._jump(exit_b, loc)
         self.seal(exit_b)
         self._start(exit_b)
+
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if not isinstance(target, ast.Subscript):
+                raise self.unsupported(
+                    target,
+                    "`del` of a variable is not supported",
+                    "let the variable go out of scope instead (`del d[key]` works on dicts)",
+                )
+            obj, key = self.expr(target.value), self.index(target.slice)
+            self.emit(ir.Call(ir.Const(cmarkers.delitem), [obj, key]), target)
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         exc, message = self._exception(node.exc, node)
@@ -786,6 +796,69 @@ class _Builder:
             return self.emit(ir.MakeTuple(items), node)
         return self.expr(node)
 
+    def expr_Dict(self, node: ast.Dict) -> ir.Value:
+        if not node.keys:
+            return self.emit(ir.Call(ir.Const(dict), []), node)
+        args: list[ir.Value] = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                raise self.unsupported(
+                    value, "`**` in dict literals is not supported", "store the items in a loop"
+                )
+            args += [self.expr(key), self.expr(value)]
+        return self.emit(ir.Call(ir.Const(cmarkers.dict_literal), args), node)
+
+    def expr_Set(self, node: ast.Set) -> ir.Value:
+        for elt in node.elts:
+            if isinstance(elt, ast.Starred):
+                raise self.unsupported(
+                    elt, "`*` in set literals is not supported", "add the items in a loop"
+                )
+        items = [self.expr(e) for e in node.elts]
+        return self.emit(ir.Call(ir.Const(cmarkers.set_literal), items), node)
+
+    def expr_DictComp(self, node: ast.DictComp) -> ir.Value:
+        return self._comprehension(node, dict)
+
+    def expr_SetComp(self, node: ast.SetComp) -> ir.Value:
+        return self._comprehension(node, set)
+
+    def _comprehension(self, node: ast.DictComp | ast.SetComp, kind: type) -> ir.Value:
+        """`{k: v for x in xs if c}` as the loop Python runs: a new container, then `for`
+        statements (one per `for` clause, `if` clauses inside) storing each item. The loop
+        variables get hidden names, so they do not leak into the function (Python 3 scoping)."""
+        var = self.hidden_var("comp")
+        self.locals.add(var)
+        self.write(var, self.emit(ir.Call(ir.Const(kind), []), node))
+        renames: dict[str, str] = {}
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.unsupported(gen, "async comprehensions are not supported", "use a loop")
+            for target in ast.walk(gen.target):
+                if isinstance(target, ast.Name):
+                    renames[target.id] = f"{var}.{target.id}"
+        self.locals.update(renames.values())
+        rename = _Renamer(renames)
+        container = ast.Name(id=var, ctx=ast.Load())
+        inner: ast.stmt
+        if isinstance(node, ast.DictComp):
+            key, value = rename.apply(node.key), rename.apply(node.value)
+            store = ast.Subscript(value=container, slice=key, ctx=ast.Store())
+            inner = ast.Assign(targets=[store], value=value)
+        else:
+            add = ast.Attribute(value=container, attr="add", ctx=ast.Load())
+            inner = ast.Expr(ast.Call(func=add, args=[rename.apply(node.elt)], keywords=[]))
+        for i, gen in reversed(list(enumerate(node.generators))):
+            for cond in reversed(gen.ifs):
+                inner = ast.If(test=rename.apply(cond), body=[inner], orelse=[])
+            iterable = gen.iter if i == 0 else rename.apply(gen.iter)
+            target = rename.apply(gen.target)
+            inner = ast.For(target=target, iter=iterable, body=[inner], orelse=[])
+        ast.copy_location(inner, node)
+        ast.fix_missing_locations(inner)
+        self.stmt(inner)
+        return self.read(var)
+
     def expr_Slice(self, node: ast.Slice) -> ir.Value:
         return self.index(node)
 
@@ -811,6 +884,21 @@ class _Builder:
         return self.emit(ir.Call(func, args, kwargs), node)
 
 
+class _Renamer(ast.NodeTransformer):
+    """Copies an expression with some names replaced (a comprehension's loop variables)."""
+
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def apply(self, node: ast.expr) -> ast.expr:
+        return self.visit(copy.deepcopy(node))  # type: ignore[no-any-return]
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id in self.renames:
+            return ast.copy_location(ast.Name(id=self.renames[node.id], ctx=node.ctx), node)
+        return node
+
+
 def _comprehension_loops(node: ast.ListComp, var: str) -> tuple[ast.stmt, set[str]]:
     """The statements a list comprehension means: `for` per generator, `if` per condition, and
     `var.append(elt)` innermost; the targets get hidden names (`$c1.x`)."""
@@ -821,7 +909,7 @@ def _comprehension_loops(node: ast.ListComp, var: str) -> tuple[ast.stmt, set[st
             raise UnsupportedError(
                 "async comprehensions are not supported", hint="use a plain `for`"
             )
-        iterable = _renamed(gen.iter, renames) if k else gen.iter  # the first: outer scope
+        iterable = _Renamer(renames).apply(gen.iter) if k else gen.iter  # the first: outer scope
         for target in ast.walk(gen.target):
             if isinstance(target, ast.Name):
                 renames[target.id] = f"{var}.{target.id}"
@@ -829,35 +917,21 @@ def _comprehension_loops(node: ast.ListComp, var: str) -> tuple[ast.stmt, set[st
     append = ast.Expr(
         ast.Call(
             func=ast.Attribute(ast.Name(id=var, ctx=ast.Load()), "append", ast.Load()),
-            args=[_renamed(node.elt, renames)],
+            args=[_Renamer(renames).apply(node.elt)],
             keywords=[],
         )
     )
     inner: ast.stmt = append
     for gen, iterable in reversed(loops):
         for cond in reversed(gen.ifs):
-            inner = ast.If(test=_renamed(cond, renames), body=[inner], orelse=[])
+            inner = ast.If(test=_Renamer(renames).apply(cond), body=[inner], orelse=[])
         inner = ast.For(
-            target=_renamed(gen.target, renames), iter=iterable, body=[inner], orelse=[]
+            target=_Renamer(renames).apply(gen.target), iter=iterable, body=[inner], orelse=[]
         )
     for n in ast.walk(inner):
         if not hasattr(n, "lineno") and isinstance(n, ast.expr | ast.stmt):
             ast.copy_location(n, node)
     return inner, set(renames.values())
-
-
-def _renamed(tree: ast.expr, renames: dict[str, str]) -> ast.expr:
-    """A copy of `tree` with the names in `renames` replaced (comprehension scoping)."""
-
-    class Rename(ast.NodeTransformer):
-        def visit_Name(self, n: ast.Name) -> ast.Name:
-            if n.id in renames:
-                return ast.copy_location(ast.Name(id=renames[n.id], ctx=n.ctx), n)
-            return n
-
-    import copy
-
-    return cast(ast.expr, Rename().visit(copy.deepcopy(tree)))
 
 
 def _is_namespace(obj: object) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import pyobjects
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -98,6 +99,9 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
     with b.goto_entry_block():
         slot = b.alloca(ret_t)
     status = b.call(kernel, [slot, *values])
+    for value, arg in zip(values, fn.args):  # the copies of str, dict and set arguments
+        if pyobjects.holds_runtime_objects(arg.type):  # type: ignore[arg-type]
+            pyobjects.release_unboxed(b, value, arg.type)  # type: ignore[arg-type]
     release = declare_function(module, nrt.RELEASE, VOID, [PTR])
     for block in wrapped:
         nrt.emit_decref(b, block, release)
@@ -255,6 +259,12 @@ def _unbox(
     if isinstance(t, T.List):
         item_t = t.item
         return unbox_list(b, obj, t, lambda o, f: _unbox_item(b, api, o, item_t, f, wrap), fail)
+    if isinstance(t, T.Str):
+        return pyobjects.unbox_str(b, obj, fail)
+    if isinstance(t, T.Dict | T.Set):
+        return pyobjects.unbox_container(
+            b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
+        )
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
 
@@ -326,6 +336,10 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
     if isinstance(t, T.List):
         item_t, item_python = t.item, python
         return box_list(b, v, t, lambda item: _box(b, api, item, item_t, item_python))
+    if isinstance(t, T.Str):
+        return pyobjects.box_str(b, v)
+    if isinstance(t, T.Dict | T.Set):
+        return pyobjects.box_container(b, v, t, lambda b2, x, item_t: _box(b2, api, x, item_t))
     if isinstance(t, T.NoneType):
         none = declare_global(b.module, "_Py_NoneStruct", I8)
         b.call(api.Py_IncRef, [none])

@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts, rtstrings
 from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
@@ -140,6 +141,8 @@ class KernelGen:
             return ll.Constant(lt, [self.const(x, it) for x, it in zip(items, t.items)])
         if isinstance(t, T.Pointer):
             return NULL
+        if isinstance(t, T.Str) and isinstance(value, str):
+            return rtstrings.constant(self.module, value)
         return ll.Constant(lt, 0)
 
     def alloca(self, t: ll.Type) -> ll.Value:
@@ -270,8 +273,8 @@ class KernelGen:
     # --- runtime --------------------------------------------------------------------------
 
     def refcount(self, value: ll.Value, t: T.Type, increment: bool) -> None:
-        """Incref or decref the block of every array or list inside `value` (an array, a list,
-        or a tuple)."""
+        """Incref or decref the runtime block of every array, list, string, dict or set inside
+        `value` (one of those, or a tuple of them)."""
         emit_refcount(self.b, self.module, value, t, increment)
 
     def native_call(self, call: ir.NativeCall) -> ll.Value:

@@ -22,6 +22,7 @@ from collections.abc import Callable
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts
 from jitcore.codegen.types import I1, I8, I32, I64, NULL, PTR, VOID, declare_function, llvm_type
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
@@ -40,7 +41,8 @@ def emit_refcount(
     b: ll.IRBuilder, module: ll.Module, value: ll.Value, t: T.Type, increment: bool
 ) -> None:
     """Incref or decref every runtime block `value` holds: an array's, a list's (the last
-    reference to a list releases its items too), those inside a tuple."""
+    reference to a list releases its items too), a string's, dict's or set's, those inside a
+    tuple."""
     if isinstance(t, T.Array):
         block = b.extract_value(value, 0)
         if increment:
@@ -56,6 +58,8 @@ def emit_refcount(
         for i, item in enumerate(t.items):
             if T.contains_array(item):
                 emit_refcount(b, module, b.extract_value(value, i), item, increment)
+    elif T.contains_array(t):  # strings, dicts, sets and their views
+        rtdicts.emit_ref(b, value, t, increment)
 
 
 # --- the header and the items --------------------------------------------------------------
