@@ -17,6 +17,7 @@ from collections.abc import Callable
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.containers import iterate
 from jitcore.lib import lists
 from jitcore.lib.registry import Operand, Resolved
 
@@ -93,6 +94,8 @@ class ListInference:
             return self._sources(v.value, seen)
         if isinstance(v, ir.Call) and lists.is_list_literal(v):
             return [v]
+        if isinstance(v, ir.Call) and _is_iterate(v):  # `for x in lst` walks `lst` itself
+            return self._sources(v.args[0], seen)
         container = _read_from(v)
         if container is None:
             return []
@@ -102,6 +105,11 @@ class ListInference:
             for x in held:
                 out.extend(self._sources(x, seen))
         return out
+
+
+def _is_iterate(call: ir.Call) -> bool:
+    func = call.func
+    return isinstance(func, ir.Const) and func.value is iterate
 
 
 def _item_of(t: T.Type | None) -> T.Type:

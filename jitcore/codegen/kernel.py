@@ -16,7 +16,7 @@ from typing import Any, cast
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import rtdicts, rtstrings
+from jitcore.codegen import rtstrings
 from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (

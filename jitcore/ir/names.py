@@ -22,8 +22,8 @@ import importlib
 import types
 from collections.abc import Mapping
 
-from jitcore.ir.containers import MARKERS as CONTAINER_MARKERS
 from jitcore.ir import listmarkers
+from jitcore.ir.containers import MARKERS as CONTAINER_MARKERS
 from jitcore.ir.markers import MARKERS
 
 _NUMPY_ALIAS = "np"
