@@ -108,8 +108,8 @@ def test_unsupported_argument_type_names_the_argument() -> None:
     def f(a, b):  # noqa: ANN001, ANN202
         return a
 
-    with pytest.raises(TypeError, match=r"argument `b` has unsupported type set"):
-        jit(mode="compiled")(f)(1, {1, 2})
+    with pytest.raises(TypeError, match=r"argument `b` has unsupported type bytes"):
+        jit(mode="compiled")(f)(1, b"12")
 
 
 def test_lambda_is_rejected_with_hint() -> None:
