@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench thorough malloc-check clean
+.PHONY: demo test lint bench thorough malloc-check mutation gate-noise clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,distributed]"
 	touch $(STAMP)
 
 # The main job on the bundled kernels: Python vs compiled results and times, then jitcheck's
@@ -30,9 +30,10 @@ lint: $(STAMP)
 	$(BIN)/mypy jitcore jitcheck
 
 # Under CI=true the `ci` Hypothesis profile (derandomized) is selected by conftest.py.
-# --jit-diff also checks the bundled kernels and the README's examples (pyproject.toml).
+# --jit-diff also checks the bundled kernels and the README's examples (pyproject.toml);
+# --jit-diff-library every operation of jitcore's registry on corner-biased inputs.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 --jit-diff $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 --jit-diff --jit-diff-library $(PYTEST_ARGS)
 
 # Long Hypothesis campaigns: many examples per property; not part of `make test`.
 thorough: $(STAMP)
@@ -45,6 +46,17 @@ malloc-check: $(STAMP)
 	MALLOC_CHECK_=3 MALLOC_PERTURB_=165 PYTHONMALLOC=malloc $(BIN)/python -m pytest -q -p no:xdist \
 		tests/jitcore/e2e/test_arrays.py tests/jitcore/test_runtime_memory.py \
 		tests/jitcore/e2e/test_memory_safety.py $(PYTEST_ARGS)
+
+# How well jitcheck catches bugs: 30 planted compiler bugs (benchmarks/mutants.py), each
+# against `pytest --jit-diff --jit-diff-library` with the default settings (about an hour).
+mutation: $(STAMP)
+	$(BIN)/python -m benchmarks.mutation --jobs 2
+
+# Whether the timing gate stays quiet on unchanged code beside a CPU hog, and reports a
+# planted slowdown of one kernel (benchmarks/slowdown.py), 5 repeats each.
+gate-noise: $(STAMP)
+	$(BIN)/python -m benchmarks.gate_noise --repeats 5 --hogs 1
+	$(BIN)/python -m benchmarks.gate_noise --repeats 5 --hogs 1 --slow matmul:1
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest benchmarks -q -p no:xdist --benchmark-only --benchmark-json=reports/bench.json $(PYTEST_ARGS)

@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from jitcheck import jitcheck
-from jitcore import Array, jit
+from jitcore import Array, jit, prange
 
 
 # Finite bounds: beyond them sin(inf) and exp(-x) raise in Python and compiled code alike, on
@@ -48,3 +48,19 @@ def softplus_sum(a: Array[np.float64, 1]) -> float:
     for i in range(a.shape[0]):
         total += math.log1p(math.exp(-abs(a[i]))) + max(a[i], 0.0)
     return total
+
+
+@jitcheck(shapes="a:(n,)")
+@jit(parallel=True)
+def parallel_stats(a: Array[np.float64, 1], t: float) -> tuple:
+    """README "Scale out": a prange loop with three reductions (compared with the fast-math
+    tolerance: the float sum is summed per thread)."""
+    n = 0
+    s = 0.0
+    hi = a[0]
+    for i in prange(a.shape[0]):
+        if a[i] > t:
+            n += 1
+        s += a[i]
+        hi = max(hi, a[i])
+    return n, s, hi

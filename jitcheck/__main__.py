@@ -17,7 +17,7 @@ import sys
 from jitcheck.baseline import compare_reports, comparison_lines
 from jitcheck.report_json import load_report
 from jitcheck.schema import validate
-from jitcheck.settings import DEFAULT_MAX_REGRESSION, parse_fraction
+from jitcheck.settings import DEFAULT_MAX_REGRESSION, parse_threshold
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -29,8 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     compare.add_argument(
         "--max-regression",
         default=f"{DEFAULT_MAX_REGRESSION:.0%}",
-        metavar="PCT",
-        help="largest allowed fall of a speedup, e.g. 10%% (default %(default)s)",
+        metavar="[STAT:]PCT",
+        help="largest allowed worsening, e.g. 10%% (minimums) or median:10%% "
+        "(default %(default)s)",
     )
     compare.add_argument(
         "--allow-missing",
@@ -48,11 +49,11 @@ def main(argv: list[str] | None = None) -> int:
 def _compare(old_path: str, new_path: str, threshold: str, allow_missing: bool) -> int:
     try:
         old, new = load_report(old_path), load_report(new_path)
-        max_regression = parse_fraction(threshold)
+        stat, max_regression = parse_threshold(threshold)
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    comparison = compare_reports(old, new, max_regression, allow_missing)
+    comparison = compare_reports(old, new, max_regression, allow_missing, stat)
     print("\n".join(comparison_lines(comparison, old_path)))
     return 1 if comparison.failed else 0
 

@@ -9,11 +9,16 @@ Two comparisons per function and mode:
   when the Python reference's timing is noisy (it is, much more than compiled code's);
   only on the same machine (CPU, LLVM), where absolute times mean something.
 
-A change counts as a regression when it is beyond the threshold *and* significant: a
-one-sided Mann-Whitney U test (as asv does) over the raw per-round samples says the new
-samples are slower with p < `ALPHA`. Speedups are compared on compiled samples in units
-of the same run's Python time. When a record has no samples, or too few for the test ever
-to reach `ALPHA`, the factor alone decides.
+A change counts as a regression when, by the chosen statistic (`min` by default, or
+`median:10%` as pytest-benchmark writes it), it is beyond the threshold *and* it is beyond
+the threshold with confidence: a one-sided Mann-Whitney U test (as asv uses) of the new
+samples against the old ones moved by the threshold says so with p < `ALPHA`. Speedups are
+tested on *paired ratios* (`bench.paired_rounds`: Python and compiled code timed back to back
+in each round, so load that spans a round cancels out); compiled times on their raw rounds.
+When a record has no samples, or too few for the test ever to reach `ALPHA`, the factor
+alone decides. The spread of the ratios (interquartile range over median) is reported as the
+noise level of each comparison. In a session, a suspected regression is timed again
+(`check.confirm_timing`) before it can fail the gate.
 
 The gate fails closed: a speedup the baseline has and this run lacks (a mode renamed because
 the options changed, a function skipped or failing) is a failure unless missing ones are
@@ -30,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from jitcheck.bench import SPEEDUP_STAT
+from jitcheck.bench import SPEEDUP_STAT, ratios, relative_spread
 
 ALPHA = 0.01  # significance level of the one-sided Mann-Whitney U test
 
@@ -43,8 +48,9 @@ class Change:
     mode: str
     old: float
     new: float
-    p_value: float | None = None  # of "the new samples are slower"; None: no test possible
+    p_value: float | None = None  # of "worse beyond the threshold"; None: no test possible
     kind: str = "speedup"  # "speedup", or "time" for the compiled code's own time
+    noise: float | None = None  # the new samples' interquartile range over their median
 
     @property
     def change(self) -> float:
@@ -59,6 +65,7 @@ class Change:
 
     def __str__(self) -> str:
         test = "" if self.p_value is None else f", p={self.p_value:.2g}"
+        test += "" if self.noise is None else f", noise {self.noise:.0%}"
         if self.kind == "time":
             return (
                 f"{self.function} [{self.mode}]: compiled time {self.old * 1e6:.3g} µs -> "
@@ -84,6 +91,16 @@ class Comparison:
     missing: list[str] = field(default_factory=list)  # "function [mode]": in the baseline only
     warnings: list[str] = field(default_factory=list)  # machine or configuration differences
     allow_missing: bool = False
+    stat: str = SPEEDUP_STAT  # the timing statistic compared (`median:10%` names median)
+
+    @property
+    def changes(self) -> list[Change]:
+        return [*self.regressions, *self.improvements, *self.unchanged]
+
+    def noise_level(self) -> float | None:
+        """The median noise of the speedup comparisons (None without paired samples)."""
+        noises = sorted(c.noise for c in self.changes if c.kind == "speedup" and c.noise)
+        return noises[len(noises) // 2] if noises else None
 
     @property
     def failed(self) -> bool:
@@ -93,6 +110,8 @@ class Comparison:
         return {
             "path": str(baseline_path),
             "max_regression": self.max_regression,
+            "statistic": self.stat,
+            "noise": self.noise_level(),
             "regressions": [c.as_dict() for c in self.regressions],
             "improvements": [c.as_dict() for c in self.improvements],
             "unchanged": len(self.unchanged),
@@ -108,29 +127,38 @@ def compare_reports(
     new: dict[str, Any],
     max_regression: float,
     allow_missing: bool = False,
+    stat: str = SPEEDUP_STAT,
 ) -> Comparison:
     """Compare speedups, and compiled times on the same machine, mode by mode."""
-    result = Comparison(max_regression, allow_missing=allow_missing)
+    result = Comparison(max_regression, allow_missing=allow_missing, stat=stat)
     result.warnings = configuration_warnings(old.get("machine", {}), new.get("machine", {}))
-    same_machine = not result.warnings
     for name, old_fn in old.get("functions", {}).items():
         new_fn = new.get("functions", {}).get(name, {})
-        for mode, old_speedup in (old_fn.get("speedup") or {}).items():
-            if not old_speedup:
-                continue
-            new_speedup = (new_fn.get("speedup") or {}).get(mode)
-            if not new_speedup:
-                why = new_fn.get("outcome", "not checked") if new_fn else "not in this run"
-                result.missing.append(f"{name} [{mode}] ({why})")
-                continue
-            _sort(result, _speedup_change(name, mode, old_fn, new_fn, old_speedup, new_speedup))
-            if same_machine:
-                change = _time_change(name, mode, old_fn, new_fn)
-                if change is not None:
-                    _sort(result, change)
+        compare_function(result, name, old_fn, new_fn, same_machine=not result.warnings)
     result.regressions.sort(key=lambda c: -c.worse)
     result.improvements.sort(key=lambda c: c.worse)
     return result
+
+
+def compare_function(
+    result: Comparison, name: str, old_fn: dict, new_fn: dict, same_machine: bool
+) -> None:
+    """Sort one function's changes into `result`; a mode the baseline timed and `new_fn`
+    did not is missing."""
+    for mode, old_speedup in (old_fn.get("speedup") or {}).items():
+        if not old_speedup:
+            continue
+        if not (new_fn.get("speedup") or {}).get(mode):
+            why = new_fn.get("outcome", "not checked") if new_fn else "not in this run"
+            result.missing.append(f"{name} [{mode}] ({why})")
+            continue
+        change = _speedup_change(name, mode, old_fn, new_fn, result)
+        if change is not None:
+            _sort(result, change)
+        if same_machine:
+            change = _time_change(name, mode, old_fn, new_fn, result)
+            if change is not None:
+                _sort(result, change)
 
 
 def _sort(result: Comparison, change: Change) -> None:
@@ -143,30 +171,67 @@ def _sort(result: Comparison, change: Change) -> None:
         result.unchanged.append(change)
 
 
+def speedup_of(fn: dict[str, Any], mode: str, stat: str) -> float | None:
+    """Python's time over the mode's by `stat`; the recorded speedup when timings lack it."""
+    p, c = _stat(fn, "python", stat), _stat(fn, mode, stat)
+    if p and c:
+        return p / c
+    recorded = (fn.get("speedup") or {}).get(mode)
+    return float(recorded) if recorded and stat == SPEEDUP_STAT else None
+
+
 def _speedup_change(
-    name: str, mode: str, old_fn: dict, new_fn: dict, old_speedup: float, new_speedup: float
-) -> Change:
-    """The speedup's change, tested on compiled samples in units of the run's Python time."""
-    old_c, new_c = _samples(old_fn, mode), _samples(new_fn, mode)
-    old_p, new_p = _stat(old_fn, "python"), _stat(new_fn, "python")
-    p_value = None
-    if old_c is not None and new_c is not None and old_p and new_p:
-        p_value = slower_p_value(old_c / old_p, new_c / new_p)
-    return Change(name, mode, float(old_speedup), float(new_speedup), p_value)
+    name: str, mode: str, old_fn: dict, new_fn: dict, result: Comparison
+) -> Change | None:
+    """The speedup's change by the statistic; its test: the new paired ratios against the
+    old ones lowered by the threshold (else compiled samples in units of the run's Python
+    time, raised by it)."""
+    old_s, new_s = speedup_of(old_fn, mode, result.stat), speedup_of(new_fn, mode, result.stat)
+    if not old_s or not new_s:
+        return None
+    keep = 1.0 - result.max_regression
+    old_r, new_r = _paired_ratios(old_fn, mode), _paired_ratios(new_fn, mode)
+    p_value = noise = None
+    if old_r is not None and new_r is not None:
+        p_value = slower_p_value(new_r, old_r * keep)  # "old x keep tends to exceed new"
+        noise = relative_spread(new_r.tolist())
+    else:
+        old_c, new_c = _samples(old_fn, mode), _samples(new_fn, mode)
+        old_p, new_p = _stat(old_fn, "python"), _stat(new_fn, "python")
+        if old_c is not None and new_c is not None and old_p and new_p:
+            p_value = slower_p_value(old_c / old_p / keep, new_c / new_p)
+            noise = relative_spread((new_c / new_p).tolist())
+    return Change(name, mode, old_s, new_s, p_value, noise=noise)
 
 
-def _time_change(name: str, mode: str, old_fn: dict, new_fn: dict) -> Change | None:
-    """The compiled code's own time against its baseline, if both runs timed it."""
-    old_t, new_t = _stat(old_fn, mode), _stat(new_fn, mode)
+def _time_change(
+    name: str, mode: str, old_fn: dict, new_fn: dict, result: Comparison
+) -> Change | None:
+    """The compiled code's own time against its baseline by the statistic, if both runs
+    timed it; tested against the old samples raised by the threshold."""
+    old_t, new_t = _stat(old_fn, mode, result.stat), _stat(new_fn, mode, result.stat)
     if not old_t or not new_t:
         return None
     old_c, new_c = _samples(old_fn, mode), _samples(new_fn, mode)
-    p_value = None if old_c is None or new_c is None else slower_p_value(old_c, new_c)
-    return Change(name, mode, old_t, new_t, p_value, kind="time")
+    p_value = noise = None
+    if old_c is not None and new_c is not None:
+        p_value = slower_p_value(old_c * (1.0 + result.max_regression), new_c)
+        noise = relative_spread(new_c.tolist())
+    return Change(name, mode, old_t, new_t, p_value, kind="time", noise=noise)
 
 
-def _stat(fn: dict[str, Any], key: str) -> float | None:
-    value = ((fn.get("timing") or {}).get(key) or {}).get("stats", {}).get(SPEEDUP_STAT)
+def _paired_ratios(fn: dict[str, Any], mode: str) -> np.ndarray | None:
+    timing = fn.get("timing") or {}
+    python = (timing.get("python") or {}).get("paired")
+    compiled = (timing.get(mode) or {}).get("paired")
+    if not python or not compiled:
+        return None
+    values = ratios(python, compiled)
+    return np.asarray(values, dtype=np.float64) if values else None
+
+
+def _stat(fn: dict[str, Any], key: str, stat: str = SPEEDUP_STAT) -> float | None:
+    value = ((fn.get("timing") or {}).get(key) or {}).get("stats", {}).get(stat)
     return float(value) if value else None
 
 
@@ -247,14 +312,15 @@ def _feature_difference(old: str, new: str) -> tuple[str, str]:
 def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
     """The comparison as text: the plugin's summary and `python -m jitcheck compare` share it."""
     threshold = f"{comparison.max_regression:.0%}"
-    checked = len(comparison.regressions) + len(comparison.improvements)
-    checked += len(comparison.unchanged)
+    if comparison.stat != SPEEDUP_STAT:
+        threshold = f"{comparison.stat}:{threshold}"
+    checked = len(comparison.changes)
     lines = [f"WARNING: {w}; timings compare less well" for w in comparison.warnings]
     if comparison.warnings:
         lines.append("WARNING: compiled times are not compared with the baseline's")
     lines.append(
         f"timings against baseline {baseline} ({checked} compared, threshold {threshold}, "
-        f"significance p < {ALPHA:g}):"
+        f"significance p < {ALPHA:g}{_noise_text(comparison)}):"
     )
     for change in comparison.regressions:
         lines.append(f"  REGRESSION {change}")
@@ -276,3 +342,8 @@ def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
     else:
         lines.append(f"OK: no timing worse by more than {threshold}")
     return lines
+
+
+def _noise_text(comparison: Comparison) -> str:
+    noise = comparison.noise_level()
+    return "" if noise is None else f", noise level {noise:.1%} (median IQR/median of ratios)"

@@ -7,14 +7,22 @@ and keeps its `Stats`. jitcheck stores what pytest-benchmark stores for a benchm
 `as_dict()`), so the numbers read the same in both tools, and takes the timing options from
 pytest-benchmark's own command-line options.
 
-The speedup of a mode is Python's minimum time over the mode's minimum time, both measured
-in the same process and run: the minimum is the least noisy estimate of a call's cost.
+The speedup of a mode is Python's minimum time over the mode's minimum time (or another
+statistic: `median:10%` on the gate), both measured in the same process and run: the minimum
+is the least noisy estimate of a call's cost.
+
+Besides pytest-benchmark's rounds, which time Python and then each mode one after the other
+(a load burst during one of them moves its numbers alone), `paired_rounds` times them
+interleaved: each round runs Python and every mode back to back, so a round's Python time
+over its compiled time (a *paired ratio*) cancels load that lasts longer than a round. The
+baseline gate tests those ratios, and their spread is the noise level it reports.
 """
 
 from __future__ import annotations
 
+import math
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -26,6 +34,8 @@ SPEEDUP_STAT = "min"
 # Raw per-round samples kept per benchmark (evenly spaced over the run when there are more):
 # enough for the baseline's significance test, small enough for a report of many functions.
 MAX_SAMPLES = 200
+PAIRED_ROUNDS = 30  # interleaved rounds per function (fewer when --benchmark-max-time is tiny)
+PAIRED_ROUND_TIME = 0.002  # seconds each side of a paired round aims at
 
 
 @dataclass(frozen=True)
@@ -128,10 +138,54 @@ def time_call(
     return record
 
 
-def speedup(python: dict[str, Any], compiled: dict[str, Any]) -> float | None:
-    """Python's time over the compiled time (None if either is missing or zero)."""
-    p = python.get("stats", {}).get(SPEEDUP_STAT)
-    c = compiled.get("stats", {}).get(SPEEDUP_STAT)
+def speedup(
+    python: dict[str, Any], compiled: dict[str, Any], stat: str = SPEEDUP_STAT
+) -> float | None:
+    """Python's time over the compiled time by `stat` (None if either is missing or zero)."""
+    p = python.get("stats", {}).get(stat)
+    c = compiled.get("stats", {}).get(stat)
     if not p or not c:
         return None
     return float(p) / float(c)
+
+
+def paired_rounds(
+    calls: Mapping[str, Callable[[], Any]],
+    per_call: Mapping[str, float],
+    options: BenchOptions,
+) -> dict[str, list[float]]:
+    """Seconds per call of each of `calls`, one sample per round, timed interleaved: every
+    round runs each callable back to back (the order rotated from round to round, so none is
+    always first after a pause) for about `PAIRED_ROUND_TIME`, its iteration count chosen from
+    `per_call` (a first estimate, e.g. pytest-benchmark's minimum). Rounds: `PAIRED_ROUNDS`,
+    fewer when `options.max_time` cannot hold them, never fewer than `options.min_rounds`."""
+    names = list(calls)
+    target = min(PAIRED_ROUND_TIME, options.max_time / 10)
+    loops = {n: max(1, math.ceil(target / max(per_call[n], 1e-9))) for n in names}
+    round_time = sum(loops[n] * per_call[n] for n in names) or target
+    rounds = max(options.min_rounds, min(PAIRED_ROUNDS, int(options.max_time / round_time)))
+    timer = load_timer(options.timer).target
+    samples: dict[str, list[float]] = {n: [] for n in names}
+    for r in range(rounds):
+        for n in names[r % len(names) :] + names[: r % len(names)]:
+            call, count = calls[n], loops[n]
+            start = timer()
+            for _ in range(count):
+                call()
+            samples[n].append((timer() - start) / count)
+    return samples
+
+
+def ratios(python: list[float], compiled: list[float]) -> list[float]:
+    """Per paired round, Python's time over the compiled time."""
+    return [p / c for p, c in zip(python, compiled) if p > 0 and c > 0]
+
+
+def relative_spread(samples: list[float]) -> float | None:
+    """The noise level of samples: their interquartile range over their median."""
+    if len(samples) < 4:
+        return None
+    ordered = sorted(samples)
+    n = len(ordered)
+    q1, median, q3 = ordered[n // 4], ordered[n // 2], ordered[(3 * n) // 4]
+    return (q3 - q1) / median if median else None

@@ -7,7 +7,9 @@ outcome from pytest's report.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import os
 from typing import Any
 
 import numpy as np
@@ -76,10 +78,13 @@ def check_function(
             options = BenchOptions.from_config(pytest_config)
             sink = _benchmark_sink(pytest_config)
             outcomes, args = _time(executor, target, plan, config, binding, result, options, sink)
+            if run.baseline and result.timing:
+                confirm_timing(executor, args, options, result, run)
             example = describe_call(binding, plan.positional, args)
             _check_timing_results(spec, outcomes, f"the timing input {example}")
     finally:
         result.diff = stats.as_dict()
+        result.statistics = stats.statistics
         result.compile = result.compile or executor.compile_stats()
         executor.close()
 
@@ -140,6 +145,84 @@ def _time(
     if timed["errors"]:
         result.bench_error = "; ".join(f"{m}: {e}" for m, e in timed["errors"].items())
     return dict(timed["outcomes"]), args
+
+
+RETIMES = 2  # further timings of a function whose timing looks like a regression
+
+
+def confirm_timing(
+    executor: Any,
+    args: tuple[Any, ...],
+    options: BenchOptions,
+    result: FunctionResult,
+    run: RunSettings,
+) -> None:
+    """Time a function again (up to `RETIMES` times) while its timing looks like a
+    regression against the baseline, keeping the timing with the fewest and mildest
+    regressions: a regression fails the gate only if every timing showed it, so a load burst
+    during one measurement does not. `result.retimed` counts the extra timings."""
+    from jitcheck.baseline import Comparison, compare_function
+
+    old_fn, same_machine = _baseline_function(run.baseline, result.name)
+    if old_fn is None:
+        return
+
+    def severity(record: dict[str, Any]) -> tuple[int, float]:
+        comparison = Comparison(run.max_regression, stat=run.regression_stat)
+        compare_function(comparison, result.name, old_fn, record, same_machine)
+        return len(comparison.regressions), sum(c.worse for c in comparison.regressions)
+
+    best = severity(result.as_dict())
+    while best[0] and result.retimed < RETIMES:
+        result.retimed += 1
+        timed = executor.bench(args, options, result.nodeid, None)
+        if "error" in timed or timed["errors"]:
+            return
+        again = severity({"timing": timed["timing"], "speedup": timed["speedup"]})
+        if again < best:
+            best = again
+            result.timing, result.speedup = timed["timing"], timed["speedup"]
+
+
+def _baseline_function(path: str | None, name: str) -> tuple[dict[str, Any] | None, bool]:
+    """The baseline's record of `name` and whether it was measured on this machine and
+    configuration; (None, False) if there is none or the baseline cannot be read (the end
+    of the session reports that)."""
+    baseline = _load_baseline(*_file_key(path)) if path else None
+    if baseline is None:
+        return None, False
+    from jitcheck.baseline import configuration_warnings
+
+    same = not configuration_warnings(baseline.get("machine", {}), _machine())
+    return baseline.get("functions", {}).get(name), same
+
+
+def _file_key(path: str) -> tuple[str, int]:
+    """The file's absolute path and modification time: the baseline's cache key (a relative
+    path names another file after a chdir, and a rewritten file is another baseline)."""
+    absolute = os.path.abspath(path)
+    try:
+        return absolute, os.stat(absolute).st_mtime_ns
+    except OSError:
+        return absolute, -1
+
+
+@functools.lru_cache(maxsize=4)
+def _load_baseline(path: str, mtime: int) -> dict[str, Any] | None:
+    """The baseline report, read once per session (None if unreadable)."""
+    from jitcheck.report_json import load_report
+
+    try:
+        return load_report(path)
+    except (OSError, ValueError):
+        return None
+
+
+@functools.cache
+def _machine() -> dict[str, Any]:
+    from jitcheck.report import machine_info
+
+    return machine_info()
 
 
 def _check_timing_results(spec: DiffSpec, outcomes: dict[str, Outcome], example: str) -> None:

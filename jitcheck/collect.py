@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
@@ -66,6 +67,10 @@ def make_item(parent: pytest.Collector, name: str, obj: object) -> JitDiffFuncti
     if identities & state.seen:
         return None
     state.seen.update(identities)
+    if isinstance(obj, type) and any(c.__module__ == "jitcore.state" for c in obj.__mro__):
+        from jitcheck.modules import ModuleCheck  # a jitcore.Module class
+
+        return ModuleCheck.from_parent(parent, name=name, target=obj, binding=name)
     return JitDiffFunction.from_parent(parent, name=name, target=obj, binding=name)
 
 
@@ -88,10 +93,7 @@ def explicit_module_items(session: pytest.Session, state: SessionState) -> list[
     """Items of the modules named on the command line or in the ini file."""
     items: list[pytest.Item] = []
     for name in state.run.modules:
-        try:
-            module = importlib.import_module(name)
-        except ImportError as exc:
-            raise pytest.UsageError(f"--jit-diff-module {name}: cannot import it: {exc}") from exc
+        module = _import_module(session, name)
         path = getattr(module, "__file__", None)
         if path is None:
             raise pytest.UsageError(f"--jit-diff-module {name}: the module has no source file")
@@ -107,6 +109,46 @@ def explicit_module_items(session: pytest.Session, state: SessionState) -> list[
         )
         items.extend(found)
     return items
+
+
+def _import_module(session: pytest.Session, name: str) -> ModuleType:
+    """Import a module named by --jit-diff-module, as `python -m pytest` would find it: the
+    rootdir and the invocation directory are tried too (the `pytest` script does not put the
+    current directory on sys.path, so `kernels.py` beside you would not import)."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name.split(".")[0]:
+            raise pytest.UsageError(f"--jit-diff-module {name}: cannot import it: {exc}") from exc
+    config = session.config
+    roots = [str(p) for p in (config.rootpath, config.invocation_params.dir)]
+    added = [root for root in dict.fromkeys(roots) if root not in sys.path]
+    sys.path[:0] = added
+    try:
+        return importlib.import_module(name)
+    except ImportError as exc:
+        for root in added:
+            sys.path.remove(root)
+        raise pytest.UsageError(
+            f"--jit-diff-module {name}: cannot import it: {exc}\n"
+            f"  looked on sys.path and in {', '.join(dict.fromkeys(roots))}; give the module's "
+            "dotted name from a directory on sys.path (e.g. PYTHONPATH=src pytest ...), or "
+            "run `python -m pytest`, which puts the current directory first"
+        ) from exc
+
+
+def no_functions_hint(state: SessionState) -> str | None:
+    """Why `--jit-diff` found nothing to check, and how to point it at kernels."""
+    if not state.run.enabled or state.seen:
+        return None
+    return (
+        "jitcheck: --jit-diff found no jitted function to check. It checks the functions "
+        "defined in collected test modules (test_*.py) and in modules named by "
+        "--jit-diff-module MODULE or the ini setting jit_diff_modules; a module of kernels "
+        "that is not a test module is not collected: run "
+        "`pytest --jit-diff --jit-diff-module kernels` (or add "
+        '`jit_diff_modules = ["kernels"]` under [tool.pytest.ini_options])'
+    )
 
 
 def _module_nodeid(session: pytest.Session, path: Path) -> str:

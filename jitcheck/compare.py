@@ -415,6 +415,31 @@ def ulp_distance(a: float, b: float, dtype: np.dtype | type = np.float64) -> int
     return abs(_ordinal(a, dtype) - _ordinal(b, dtype))
 
 
+def max_ulps(python: Any, compiled: Any) -> int | None:
+    """The largest ULP distance between the finite floats of two results of the same shape
+    (scalars, tuples, arrays; complex parts apart), 0 when they are equal, None when there
+    is nothing to measure (not floats, different shapes, NaN or infinity everywhere)."""
+    if isinstance(python, tuple) and isinstance(compiled, tuple):
+        if len(python) != len(compiled):
+            return None
+        found = [max_ulps(p, c) for p, c in zip(python, compiled)]
+        known = [f for f in found if f is not None]
+        return max(known) if known else None
+    p, c = np.asarray(python), np.asarray(compiled)
+    if p.shape != c.shape or p.dtype.kind not in "fc" or c.dtype.kind not in "fc":
+        return None
+    if p.dtype.kind == "c" or c.dtype.kind == "c":
+        parts = [max_ulps(p.real, c.real), max_ulps(p.imag, c.imag)]
+        known = [f for f in parts if f is not None]
+        return max(known) if known else None
+    dtype = float_dtype(python, compiled)
+    p, c = p.astype(dtype).ravel(), c.astype(dtype).ravel()
+    finite = np.isfinite(p) & np.isfinite(c)
+    if not finite.any():
+        return None
+    return int(_ulp_distances(p[finite], c[finite]).max())
+
+
 def _ordinal(x: float, dtype: np.dtype | type) -> int:
     """The float's position on the line of representable values, as a Python int."""
     dt = np.dtype(dtype)
@@ -430,17 +455,37 @@ def _scalar_float_difference(
     if math.isnan(p) or math.isnan(c):
         if math.isnan(p) and math.isnan(c):
             return None
-        return Difference(path, show(python), show(compiled), "NaN on one side only")
+        which = "python" if math.isnan(p) else "compiled"
+        return Difference(path, show(python), show(compiled), f"NaN on one side only ({which})")
     if p == c:
         return None
     if math.isinf(p) or math.isinf(c):
-        return Difference(path, show(python), show(compiled), "infinite on one side only")
+        return Difference(path, show(python), show(compiled), _infinite_in_words(p, c))
     ulps = ulp_distance(p, c, float_dtype(python, compiled))
     if ulps <= tol.ulps or abs(p - c) <= tol.atol + tol.rtol * abs(p):
         return None
-    signs = "opposite signs, " if (p < 0) != (c < 0) and p and c else ""
-    detail = f"{signs}{ulps} ulps apart (tolerance {tol})"
+    detail = float_gap_in_words(p, c, ulps) + f" (tolerance {tol})"
     return Difference(path, show(python), show(compiled), detail, ulps)
+
+
+def float_gap_in_words(p: float, c: float, ulps: int) -> str:
+    """How far apart two finite floats are, for a reader: the relative error first, then
+    ULPs while they mean something (across zero they count every float in between, a
+    number like 4611686018427387904 that says nothing)."""
+    relative = abs(p - c) / abs(p) if p else math.inf
+    rel = "compiled is nonzero where python is 0" if not p else f"relative error {relative:.3g}"
+    if (p < 0) != (c < 0) and p and c:
+        return f"opposite signs, {rel}"
+    if not c:
+        return f"{rel}, compiled is 0"
+    return f"{rel}, {ulps} ulps apart"
+
+
+def _infinite_in_words(p: float, c: float) -> str:
+    if math.isinf(p) and math.isinf(c):
+        return "infinities of opposite signs"
+    side, other = ("python", "compiled") if math.isinf(p) else ("compiled", "python")
+    return f"{side} is infinite, {other} finite (overflow on one side only)"
 
 
 # --- arrays --------------------------------------------------------------------------------

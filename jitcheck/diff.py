@@ -29,15 +29,28 @@ from typing import Any
 
 import hypothesis
 import pytest
-from hypothesis import HealthCheck, Phase, given, reject, reproduce_failure, seed, settings
+from hypothesis import (
+    HealthCheck,
+    Phase,
+    event,
+    given,
+    note,
+    reject,
+    reproduce_failure,
+    seed,
+    settings,
+    target,
+)
 from hypothesis import strategies as st
 from hypothesis.database import ExampleDatabase
 from hypothesis.errors import Unsatisfiable
+from hypothesis.statistics import collector, describe_statistics
 
 from jitcheck.compare import (
     Difference,
     Outcome,
     Tolerance,
+    max_ulps,
     out_of_domain_result,
     unchecked_exempt,
 )
@@ -110,7 +123,10 @@ class DiffStats:
     returned: Counter[str] = field(default_factory=Counter)
     raised: dict[str, Counter[str]] = field(default_factory=dict)
     first_error: dict[str, str] = field(default_factory=dict)  # python's, one per type
+    # the last failing example: its arguments, Python's outcome, the disagreeing modes
+    failing: tuple[tuple[Any, ...], Outcome, list[Mode]] | None = None
     min_returned: float = 0.0
+    statistics: str = ""  # Hypothesis's own statistics of the run (--hypothesis-show-statistics)
     # how Hypothesis ran: profile, seed (None when derandomized), version, and the replay
     # blob of the failing example with the command that reruns it
     hypothesis: dict[str, Any] = field(
@@ -200,11 +216,18 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
             ],
         )(check)
     )
+
+    def keep_statistics(raw: Any) -> None:
+        raw["nodeid"] = spec.nodeid or spec.name
+        stats.statistics = describe_statistics(raw)
+
     try:
-        test()
+        with collector.with_value(keep_statistics):  # type: ignore[arg-type]
+            test()
     except Unsatisfiable:
         raise Mismatch(_unsatisfiable_message(spec, stats)) from None
     except Mismatch as exc:
+        _name_the_guilty_pass(spec, executor, stats, exc)
         blob = _replay_blob(exc)
         if blob is not None:
             stats.hypothesis["replay"] = blob
@@ -217,6 +240,28 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     rejected = sum(stats.rejected.values())
     if rejected > spec.max_rejected * (rejected + stats.examples):
         raise VacuousCheck(_rejected_message(spec, stats, rejected))
+
+
+def _name_the_guilty_pass(
+    spec: DiffSpec, executor: Any, stats: DiffStats, exc: BaseException
+) -> None:
+    """Bisect the passes on the shrunk failing example (`jitcheck.bisect`) and add the
+    answer to the failure; only in-process (an isolated child cannot be bisected)."""
+    dispatchers = getattr(executor, "dispatchers", None)
+    if stats.failing is None or dispatchers is None:
+        return
+    from jitcheck.bisect import find_guilty_pass
+
+    args, python, modes = stats.failing
+    mode = modes[0]
+
+    def agrees(compiled: Outcome) -> bool:
+        verdict = judge(mode, args, python, compiled, spec.tolerance, spec.plan.positional)
+        return verdict.difference is None
+
+    culprit = find_guilty_pass(dispatchers[mode.label], args, agrees)
+    if culprit is not None:
+        exc.add_note(f"{mode.label}: {culprit}")
 
 
 class KeyedDatabase(ExampleDatabase):
@@ -247,8 +292,8 @@ _BLOB = re.compile(r"@reproduce_failure\('[^']*', b'([^']*)'\)")
 
 def _replay_blob(exc: BaseException) -> str | None:
     """The blob of Hypothesis's `@reproduce_failure(...)` note on `exc`, if it added one."""
-    for note in getattr(exc, "__notes__", []):
-        match = _BLOB.search(note)
+    for text in getattr(exc, "__notes__", []):
+        match = _BLOB.search(text)
         if match:
             return match.group(1)
     return None
@@ -271,6 +316,8 @@ def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
 def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
     example = describe_call(spec.name, spec.plan.positional, args)
     python = _reference(executor, args, spec.timeout, example)
+    error = python.error_type
+    event(f"python raised {error.__name__}" if error else "python returned")
     reason = None if python.raised else out_of_domain_result(python.value)
     _reject_if(reason, stats)
     found: list[tuple[Mode, Outcome, Difference]] = []
@@ -286,9 +333,11 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
             stats.not_compared[mode.label] += 1
             continue
         compared.append((mode.label, compiled))
+        _steer(mode, python, compiled)
         if verdict.difference is not None:
             found.append((mode, compiled, verdict.difference))
     if found:
+        stats.failing = (args, python, [m for m, _, _ in found])
         stats.failures = [
             {"mode": m.label, "example": example, "python": python.describe(),
              "compiled": c.describe(), "difference": str(d)}
@@ -300,9 +349,24 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
         stats.count(who, outcome)
 
 
+def _steer(mode: Mode, python: Outcome, compiled: Outcome) -> None:
+    """Tell Hypothesis how far this mode's result is from Python's in ULPs: `target` steers
+    the search towards inputs where the distance grows (a maths function drifting off near a
+    threshold), and `--hypothesis-show-statistics` shows the largest distance seen."""
+    if python.raised or compiled.raised:
+        return
+    ulps = max_ulps(python.value, compiled.value)
+    if ulps is None:
+        return
+    target(float(ulps), label=f"ULPs from Python ({mode.label})")
+    if 0 < ulps <= 2**20:  # beyond, ULPs count floats across zero or exponents: no meaning
+        note(f"{mode.label}: largest distance from Python {ulps} ULPs")
+
+
 def _reject_if(reason: str | None, stats: DiffStats) -> None:
     if reason is not None:
         stats.rejected[reason] += 1
+        event(f"rejected: {reason}")
         reject()
 
 

@@ -22,12 +22,15 @@ a pipe, so both paths share this code.
 from __future__ import annotations
 
 import functools
+import math
 import types
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from jitcheck.bench import BenchOptions, speedup, time_call
+import numpy as np
+
+from jitcheck.bench import BenchOptions, paired_rounds, speedup, time_call
 from jitcheck.compare import Outcome
 from jitcheck.modes import Mode
 from jitcheck.values import fresh_copy
@@ -138,10 +141,41 @@ def _is_dispatcher(obj: object) -> bool:
     return getattr(obj, "__jitcore_dispatcher__", False) is True
 
 
+def _warm_kernel(a: Any, x: float) -> float:
+    """Touches what a first compilation initialises lazily: arrays, loops, maths, NumPy."""
+    total = math.exp(x) + float(np.sum(a))
+    for i in range(a.shape[0]):
+        total += math.sqrt(abs(a[i])) * x
+    return total
+
+
+_warmed: list[bool] = []
+
+
+def warm_compiler() -> None:
+    """Compile and run a small kernel once per process, so the compile statistics of the
+    first checked function measure its compilation, not the one-time imports (typeinfer's
+    library modules, codegen, NumPy's typing) and LLVM's initialisation that any first
+    compilation of a process pays."""
+    if _warmed:
+        return
+    _warmed.append(True)
+    from jitcore import jit
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            warm = jit(mode=ExecutionMode.COMPILED, cache=False)(_warm_kernel)
+            warm(np.ones(2), 0.5)
+        except Exception:  # noqa: BLE001 - warming is an optimisation: the check reports errors
+            pass
+
+
 class LocalExecutor:
     """Python and the compiled modes of one function, run in this process."""
 
     def __init__(self, dispatcher: Any, modes: Sequence[Mode]) -> None:
+        warm_compiler()
         self.reference = python_reference(dispatcher)
         self.plain = plain_python(dispatcher)
         self.dispatchers = {
@@ -200,6 +234,7 @@ class LocalExecutor:
         compile_stats: dict[str, Any] = {}
         errors: dict[str, str] = {}
         outcomes = {"python": python}
+        timed = {"python": self.plain}
         for label, d in self.dispatchers.items():
             fresh = d.with_options()
             first = invoke(fresh, fresh_copy(args))
@@ -209,6 +244,8 @@ class LocalExecutor:
                 continue
             compile_stats[label] = fresh.stats().as_dict()
             timing[label] = time_call(fresh, fresh_copy(args), f"{name}[{label}]", options, sink)
+            timed[label] = fresh
+        _add_paired_rounds(timed, timing, args, options)
         speedups = {
             label: speedup(timing["python"], t) for label, t in timing.items() if label != "python"
         }
@@ -222,3 +259,21 @@ class LocalExecutor:
 
     def close(self) -> None:
         """Nothing to release in-process (the isolation executor stops its child here)."""
+
+
+def _add_paired_rounds(
+    timed: dict[str, Callable[..., Any]],
+    timing: dict[str, dict[str, Any]],
+    args: tuple[Any, ...],
+    options: BenchOptions,
+) -> None:
+    """Time Python and every mode again, interleaved round by round (`bench.paired_rounds`),
+    into each timing record's `paired` list: the gate's load-proof samples."""
+    calls = {}
+    for label, func in timed.items():
+        copy = fresh_copy(args)
+        calls[label] = functools.partial(func, *copy)
+    per_call = {label: float(timing[label]["stats"]["min"]) for label in calls}
+    samples = paired_rounds(calls, per_call, options)
+    for label, data in samples.items():
+        timing[label]["paired"] = data

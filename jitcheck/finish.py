@@ -38,7 +38,7 @@ def finish_session(state: SessionState) -> bool:
             state.baseline_error = f"cannot read the baseline {run.baseline}: {exc}"
         else:
             state.comparison = compare_reports(
-                baseline, report, run.max_regression, run.allow_missing
+                baseline, report, run.max_regression, run.allow_missing, run.regression_stat
             )
             report["baseline"] = state.comparison.as_dict(run.baseline)
     if run.report_json:

@@ -5,6 +5,7 @@ A mode name is `+`-joined tokens, each a change to the function's own jit option
     O0 O1 O2 O3        LLVM optimization level
     fastmath           fast-math flags on (nofastmath: off)
     noboundscheck      array bounds checks off (boundscheck: on)
+    parallel           prange loops on threads (`parallel=True`; noparallel: off)
 
 so `O0+fastmath` is the function's options at O0 with fast-math. A mode is labelled by the
 resulting options (`JitOptions.label`), so modes that come out the same run once. Every mode
@@ -24,6 +25,8 @@ _TOKENS: dict[str, dict[str, Any]] = {
     "nofastmath": {"fastmath": False},
     "boundscheck": {"boundscheck": True},
     "noboundscheck": {"boundscheck": False},
+    "parallel": {"parallel": True},
+    "noparallel": {"parallel": False},
 }
 
 
@@ -33,7 +36,7 @@ class Mode:
 
     label: str
     changes: Mapping[str, Any]  # jit option changes on top of the function's own options
-    fastmath: bool = False
+    fastmath: bool = False  # compared as fast-math: also parallel modes (reductions reassociate)
     boundscheck: bool = True
     own: bool = False  # the function's own options (the first mode)
 
@@ -58,10 +61,15 @@ def split_modes(text: str | Iterable[str]) -> list[str]:
 
 def resolve_modes(options: Any, names: Iterable[str]) -> list[Mode]:
     """The function's own mode first, then each named one, without duplicates."""
-    own = Mode(options.label, {}, options.fastmath, options.boundscheck, own=True)
+    own = Mode(options.label, {}, _reassociates(options), options.boundscheck, own=True)
     modes = {own.label: own}
     for name in names:
         changes = parse_mode(name)
         v = options.replace(**changes)
-        modes.setdefault(v.label, Mode(v.label, changes, v.fastmath, v.boundscheck))
+        modes.setdefault(v.label, Mode(v.label, changes, _reassociates(v), v.boundscheck))
     return list(modes.values())
+
+
+def _reassociates(options: Any) -> bool:
+    """Fast-math, or parallel (float reductions summed per chunk): the fast-math tolerance."""
+    return bool(options.fastmath or getattr(options, "parallel", False))

@@ -27,7 +27,7 @@ from jitcheck.settings import (
     JIT_DIFF_KEY,
     RunSettings,
     SessionState,
-    parse_fraction,
+    parse_threshold,
 )
 
 # (option, ini name, kind, metavar, help); kind: flag, append, value, int, float
@@ -40,9 +40,13 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
      "--jit-diff)"),
     ("--jit-diff-modes", "jit_diff_modes", "value", "LIST",
      "compiled modes to compare besides each function's own options, comma-separated: "
-     "O0, O1, O2, O3, fastmath, noboundscheck, or combinations like O0+fastmath"),
+     "O0, O1, O2, O3, fastmath, noboundscheck, parallel, or combinations like O0+fastmath"),
     ("--jit-diff-max-examples", "jit_diff_max_examples", "int", "N",
      "Hypothesis examples per function (default: the Hypothesis profile's max_examples)"),
+    ("--jit-diff-library", "jit_diff_library", "flag", None,
+     "also check every operation of jitcore's registry (functions, methods, operators) "
+     "against Python on corner-biased inputs: one item per operation and type profile "
+     "(implies --jit-diff)"),
     ("--jit-diff-bench", "jit_diff_bench", "flag", None,
      "time Python and each compiled mode with pytest-benchmark's timers "
      "(--benchmark-max-time etc. apply) and record speedups and compile time per stage"),
@@ -75,8 +79,9 @@ _OPTIONS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("--jit-diff-allow-missing", "jit_diff_allow_missing", "flag", None,
      "let the baseline comparison pass when a function or mode timed in the baseline is not "
      "timed now (renamed mode, skipped or failing function); without it that fails"),
-    ("--jit-diff-max-regression", "jit_diff_max_regression", "value", "PCT",
-     f"largest allowed fall of a speedup against the baseline, e.g. 10% "
+    ("--jit-diff-max-regression", "jit_diff_max_regression", "value", "[STAT:]PCT",
+     f"largest allowed worsening against the baseline, as pytest-benchmark's compare-fail "
+     f"writes it: 10% compares minimums, median:10% medians (min, median, mean, max) "
      f"(default {DEFAULT_MAX_REGRESSION:.0%})"),
 )  # fmt: skip
 
@@ -119,7 +124,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         except ValueError as exc:
             raise pytest.UsageError(f"--jit-diff-modes: {exc}") from None
     try:
-        max_regression = parse_fraction(str(values["jit_diff_max_regression"] or "10"))
+        stat, max_regression = parse_threshold(str(values["jit_diff_max_regression"] or "10"))
     except ValueError as exc:
         raise pytest.UsageError(f"--jit-diff-max-regression: {exc}") from None
     timeout = values["jit_diff_timeout"]
@@ -134,7 +139,10 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         except ValueError as exc:
             raise pytest.UsageError(str(exc)) from None
     return RunSettings(
-        enabled=bool(values["jit_diff"]) or bool(config.getoption("jit_diff_module")),
+        enabled=bool(values["jit_diff"])
+        or bool(config.getoption("jit_diff_module"))
+        or bool(values["jit_diff_library"]),
+        library=bool(values["jit_diff_library"]),
         modules=modules,
         modes=modes,
         max_examples=int(values["jit_diff_max_examples"] or 0) or None,
@@ -146,6 +154,7 @@ def _run_settings(config: pytest.Config) -> RunSettings:
         report_html=values["jit_diff_report_html"],
         baseline=values["jit_diff_baseline"],
         max_regression=max_regression,
+        regression_stat=stat,
         allow_missing=bool(values["jit_diff_allow_missing"]),
         replay=values["jit_diff_replay"],
         min_returned=shares["jit_diff_min_returned"],
@@ -161,6 +170,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     config.stash[JIT_DIFF_KEY] = SessionState(run=_run_settings(config))
     config.pluginmanager.register(_SessionReporter(config), "jitcheck-session")
+    config.pluginmanager.register(_StatisticsReporter(config), "jitcheck-statistics")
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:
@@ -204,6 +214,10 @@ def pytest_collection_modifyitems(session: pytest.Session, items: list[pytest.It
         from jitcheck.collect import explicit_module_items
 
         items.extend(explicit_module_items(session, state))
+    if state.run.library:
+        from jitcheck.library import library_items
+
+        items.extend(library_items(session))
 
 
 @pytest.hookimpl(wrapper=True)  # a wrapper runs before the skipping plugin reads markers
@@ -220,10 +234,18 @@ def pytest_runtest_makereport(
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     result = getattr(item, "jitcheck_result", None)
+    if result is not None and report.skipped and isinstance(report.longrepr, tuple):
+        # a skip raised inside jitcheck (a compile failure in a function that falls back to
+        # Python) would point at jitcheck's own line: point at the user's function instead
+        path, line, _ = item.reportinfo()
+        if line is not None:
+            report.longrepr = (str(path), line + 1, report.longrepr[2])
     if result is not None and (call.when == "call" or report.outcome != "passed"):
         record = result.as_dict()
         record["outcome"], record["reason"] = _outcome(report, call, record["reason"])
         report.jitcheck = record  # type: ignore[attr-defined]
+        if result.statistics:  # a plain string: it crosses from xdist workers with the report
+            report.jitcheck_statistics = result.statistics  # type: ignore[attr-defined]
     return report
 
 
@@ -272,8 +294,45 @@ class _SessionReporter:
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         state = self.config.stash[JIT_DIFF_KEY]
+        # nothing collected here (under xdist the controller collects nothing itself, but
+        # records arrive from the workers) and no record arrived: say why and how
+        quiet = state.seen or state.results or self.config.getoption("collectonly")
+        if state.run.enabled and not quiet and not hasattr(self.config, "workerinput"):
+            from jitcheck.collect import no_functions_hint
+
+            hint = no_functions_hint(state)
+            if hint:
+                terminalreporter.write_line(hint, yellow=True)
         if state.report is None:
             return
         from jitcheck.summary import write_terminal_summary
 
         write_terminal_summary(terminalreporter, state)
+
+
+class _StatisticsReporter:
+    """Prints the jit-diff items' Hypothesis statistics after Hypothesis's own section."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """With `--hypothesis-show-statistics`, each jit-diff item's Hypothesis statistics:
+        Hypothesis's plugin reports only tests it ran itself, and the check's `@given` test
+        is jitcheck's own, so jitcheck collects them and prints them the same way (with the
+        events: Python returned or raised, rejections by reason; and the largest ULP distance
+        of each mode as a target)."""
+        try:
+            wanted = self.config.getoption("hypothesis_show_statistics")
+        except ValueError:  # Hypothesis's plugin not loaded
+            return
+        texts = [
+            getattr(report, "jitcheck_statistics", "")
+            for reports in terminalreporter.stats.values()
+            for report in reports
+        ]
+        texts = [t for t in texts if t]
+        if wanted and texts:
+            for text in texts:
+                terminalreporter.write_line(text + "\n")

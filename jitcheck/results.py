@@ -32,9 +32,14 @@ class FunctionResult:
     speedup: dict[str, float | None] = field(default_factory=dict)  # mode -> python/compiled
     bench_input: str = ""  # the timed call, abbreviated
     bench_error: str = ""  # why timing was incomplete, if it was
+    retimed: int = 0  # timings repeated because one looked like a regression (check.py)
+    # Hypothesis's statistics of the check, for --hypothesis-show-statistics (not reported)
+    statistics: str = field(default="", repr=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        record = asdict(self)
+        del record["statistics"]
+        return record
 
 
 def empty_result(nodeid: str, outcome: str, reason: str) -> dict[str, Any]:

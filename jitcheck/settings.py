@@ -15,6 +15,10 @@ DEFAULT_TIMEOUT = 60.0  # seconds per call: Python reference, and isolated compi
 DEFAULT_MAX_REGRESSION = 0.10
 DEFAULT_MIN_RETURNED = 0.5  # share of examples on which Python must return normally
 DEFAULT_MAX_REJECTED = 0.5  # share of examples that may be out of the compiled domain
+DEFAULT_STATISTIC = "min"
+# pytest-benchmark's statistics that locate a timing (what `min:10%` may name): spreads such
+# as stddev or iqr cannot be divided into a speedup
+STATISTICS = ("min", "median", "mean", "max")
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,7 @@ class RunSettings:
 
     enabled: bool = False  # --jit-diff: check every dispatcher, not only @jitcheck ones
     modules: tuple[str, ...] = ()  # --jit-diff-module / jit_diff_modules
+    library: bool = False  # --jit-diff-library: every registry operation (jitcheck.library)
     modes: tuple[str, ...] = ()  # --jit-diff-modes / jit_diff_modes
     max_examples: int | None = None  # None: the Hypothesis profile's
     bench: bool = False
@@ -33,6 +38,7 @@ class RunSettings:
     report_html: str | None = None
     baseline: str | None = None
     max_regression: float = DEFAULT_MAX_REGRESSION  # a fraction: 0.10 is 10%
+    regression_stat: str = DEFAULT_STATISTIC  # the timing statistic the gate compares
     allow_missing: bool = False  # --jit-diff-allow-missing: baseline timings may be absent
     replay: str | None = None  # --jit-diff-replay: a Hypothesis blob to rerun one example
     min_returned: float = DEFAULT_MIN_RETURNED
@@ -47,6 +53,19 @@ def parse_fraction(text: str) -> float:
     if not 0 < value < 100:
         raise ValueError(f"a regression threshold lies strictly between 0% and 100%, not {text!r}")
     return value / 100.0
+
+
+def parse_threshold(text: str) -> tuple[str, float]:
+    """A gate threshold as pytest-benchmark's `--benchmark-compare-fail` writes it:
+    `median:10%` compares medians and allows 10%; a bare `10%` (or `10`) compares minimums."""
+    stat, sep, amount = text.strip().rpartition(":")
+    stat = stat.strip() if sep else DEFAULT_STATISTIC
+    if stat not in STATISTICS:
+        raise ValueError(
+            f"unknown statistic {stat!r} in {text!r}: use one of {', '.join(STATISTICS)}, "
+            "as in median:10%"
+        )
+    return stat, parse_fraction(amount)
 
 
 @dataclass

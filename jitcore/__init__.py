@@ -18,6 +18,9 @@ from jitcore.errors import (
 )
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
+from jitcore.parallel import get_num_threads, prange, set_num_threads
+from jitcore.runner import Runner, RunResult, run
+from jitcore.state import Module, Variable
 
 __version__ = "0.1.0"
 
@@ -29,10 +32,18 @@ __all__ = [
     "JitError",
     "JitFallbackWarning",
     "JitOptions",
+    "Module",
+    "RunResult",
+    "Runner",
     "SourceLoc",
     "TypingError",
     "UnsupportedError",
+    "Variable",
     "__version__",
+    "get_num_threads",
     "jit",
+    "prange",
+    "run",
+    "set_num_threads",
     "supported",
 ]

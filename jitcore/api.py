@@ -10,7 +10,9 @@ from collections.abc import Callable, Iterable
 from typing import Any, overload
 
 from jitcore.dispatcher import Dispatcher
+from jitcore.methods import jit_module
 from jitcore.options import ExecutionMode, JitOptions, options_from_env
+from jitcore.state import Module
 
 __all__ = ["ExecutionMode", "JitOptions", "jit", "options_from_env"]
 
@@ -28,6 +30,8 @@ def jit(
     cache: bool = ...,
     signatures: Iterable[Any] | None = ...,
     disable_passes: Iterable[str] = ...,
+    nogil: bool = ...,
+    parallel: bool = ...,
 ) -> Callable[[Callable[..., Any]], Any]: ...
 
 
@@ -41,11 +45,16 @@ def jit(
     cache: bool = False,
     signatures: Iterable[Any] | None = None,
     disable_passes: Iterable[str] = (),
+    nogil: bool = False,
+    parallel: bool = False,
 ) -> Any:
     """Compile `func` to native code, one specialization per argument-type signature.
 
     Usable bare (`@jit`) or with options (`@jit(fastmath=True)`). `signatures` lists
-    signatures to compile eagerly, e.g. `["f64, f64", (int, float)]`.
+    signatures to compile eagerly, e.g. `["f64, f64", (int, float)]`. `jit(model)` of a
+    `jitcore.Module` instance compiles its `__call__` (see `jitcore.methods`). `nogil=True`
+    releases the GIL while the compiled code runs, so Python threads calling it run at once;
+    `parallel=True` runs `jitcore.prange` loops on native threads (README, "Scale out").
     """
     options = JitOptions(
         mode=ExecutionMode(mode) if isinstance(mode, str) else mode,
@@ -55,10 +64,14 @@ def jit(
         cache=cache,
         signatures=tuple(signatures or ()),
         disable_passes=frozenset(disable_passes),
+        nogil=nogil,
+        parallel=parallel,
     )
     options = options_from_env(options)
 
     def wrap(f: Callable[..., Any]) -> Any:
+        if isinstance(f, Module):  # jit(model): the Module's __call__, with its Variables
+            return jit_module(f, options)
         if getattr(f, "__jitcore_dispatcher__", False):
             f = f.py_func  # type: ignore[attr-defined]
         return Dispatcher(f, options)

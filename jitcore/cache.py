@@ -148,7 +148,15 @@ def function_key(dispatcher: object, signature: str) -> str:
 
 
 def _options_text(options: object) -> str:
-    fields = ("opt", "boundscheck", "fastmath", "disable_passes")
+    fields = (
+        "opt",
+        "boundscheck",
+        "fastmath",
+        "disable_passes",
+        "nogil",
+        "parallel",
+        "prange_body",
+    )
     return ";".join(
         f"{f}={sorted(v) if isinstance(v := getattr(options, f), frozenset) else v}"
         for f in fields

@@ -73,6 +73,7 @@ class Dispatcher:
         self._fallback_reason: str | None = None
         self._warned = False
         self._parsed: ParsedFunction | None = None
+        self._prange_bodies: dict[str, Dispatcher] = {}
         self._signature: inspect.Signature | None = None
         self.parse_seconds = 0.0
         functools.update_wrapper(self, py_func)  # type: ignore[arg-type]
@@ -95,9 +96,34 @@ class Dispatcher:
     def __repr__(self) -> str:
         return f"<jitcore.Dispatcher {self.py_func.__qualname__} {self.options.label}>"
 
+    def __getattr__(self, name: str) -> Any:
+        """The functions this one's prange loops were outlined into, by name (the disk cache
+        finds callees by module and qualified name: `f.__jitcore_prange_0__`)."""
+        if name.startswith("__jitcore_prange_") and self.__dict__.get("options") is not None:
+            if self.options.parallel:
+                self.parsed()
+                bodies = self.__dict__.get("_prange_bodies", {})
+                if name in bodies:
+                    return bodies[name]
+        raise AttributeError(name)
+
+    def __reduce__(self) -> tuple:
+        """Pickle by reference when importable, else by value (`jitcore.pickling`)."""
+        from jitcore import pickling
+
+        return pickling.reduce_dispatcher(self, Dispatcher)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from jitcore import pickling
+
+        pickling.restore_dispatcher_state(self, state)
+
     def __get__(self, obj: object, objtype: type | None = None) -> Any:
         if obj is None:
             return self
+        bind = getattr(type(obj), "__jitcore_bind__", None)  # a jitcore.Module's method
+        if bind is not None:
+            return bind(obj, self)
         return functools.partial(self, obj)
 
     # --- calling --------------------------------------------------------------------------
@@ -237,6 +263,10 @@ class Dispatcher:
         if self._parsed is None:
             start = time.perf_counter()
             parsed = parse_function(self.py_func)  # type: ignore[arg-type]
+            if self.options.parallel:
+                from jitcore.parallel.outline import outline_prange_loops
+
+                parsed, self._prange_bodies = outline_prange_loops(parsed, self, Dispatcher)
             self.parse_seconds = time.perf_counter() - start
             self._parsed = parsed
         return self._parsed
@@ -309,6 +339,7 @@ class Dispatcher:
             callee=(self, signature),
             kwargs={k: signature[names.index(k)] for k in kwargs},
             python_result=python_result,
+            python_result_exact=self.options.prange_body is not None,
         )
 
     def _default_type(self, param: str, value: object) -> T.Type:

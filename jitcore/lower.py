@@ -15,10 +15,13 @@ Holds afterwards: no instruction has an `impl`; phi inputs name the block that n
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
-from jitcore.lib.layout import normalize_index
+from jitcore.lib.layout import normalize_index, shape_of
+from jitcore.optimize.guards import BoundsGuards
 from jitcore.refcount import insert_refcounts
 
 # Instructions that are already low level after typeinfer.
@@ -28,6 +31,7 @@ _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.Nati
 def lower_function(fn: ir.Function) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
     builder = LowBuilder(fn)
+    guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
     value_map: dict[ir.Value, ir.Value] = {}
     last_block: dict[ir.Block, ir.Block] = {}
 
@@ -47,7 +51,10 @@ def lower_function(fn: ir.Function) -> ir.Function:
             if isinstance(instr, ir.IndexCheck | ir.WrapIndex):
                 check = isinstance(instr, ir.IndexCheck)
                 array, index = mapped(instr.array), mapped(instr.index)
-                value_map[instr] = normalize_index(builder, array, index, instr.axes, check)
+                axis_guards = _guards_of(builder, guards, instr, block, mapped, last_block)
+                value_map[instr] = normalize_index(
+                    builder, array, index, instr.axes, check, axis_guards
+                )
                 continue
             if isinstance(instr, _PASS_THROUGH) or instr.impl is None:
                 for op in instr.operands():
@@ -75,6 +82,27 @@ def lower_function(fn: ir.Function) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     insert_refcounts(fn)
     return fn
+
+
+def _guards_of(
+    b: LowBuilder,
+    guards: BoundsGuards,
+    instr: ir.IndexCheck | ir.WrapIndex,
+    block: ir.Block,
+    mapped: Callable[[ir.Value], ir.Value],
+    last_block: dict[ir.Block, ir.Block],
+) -> dict[int, ir.Value]:
+    """A preheader guard for each checked axis whose index a guard can decide."""
+    found = {}
+    for axis in sorted(instr.axes):
+
+        def extent(array: ir.Value, axis: int = axis) -> ir.Value:
+            return shape_of(b, array, axis)
+
+        guard = guards.guard(b, instr, block, axis, mapped, last_block, extent)
+        if guard is not None:
+            found[axis] = guard
+    return found
 
 
 def _operands(instr: ir.Instr) -> tuple[list[ir.Value], dict[str, ir.Value]]:

@@ -24,6 +24,7 @@ import llvmlite.binding as llvm
 from jitcore import cache
 from jitcore.llvm_opt import initialize_llvm, optimize_module, target_machine
 from jitcore.runtime import nrt
+from jitcore.runtime.threads import default_num_threads
 
 METH_FASTCALL = 0x0080
 
@@ -35,6 +36,29 @@ class _PyMethodDef(ctypes.Structure):
         ("ml_flags", ctypes.c_int),
         ("ml_doc", ctypes.c_char_p),
     ]
+
+
+_malloc = ctypes.pythonapi.PyMem_RawMalloc
+_malloc.restype = ctypes.c_void_p
+_malloc.argtypes = [ctypes.c_size_t]
+
+
+def _permanent_method_def(name: bytes, address: int, flags: int) -> int:
+    """A `PyMethodDef` (and its name) in memory that is never freed, for `PyCFunction_NewEx`.
+
+    A built-in function reads its method definition until its very last moment (its
+    deallocator asks it for the defining class), and at interpreter shutdown the garbage
+    collector may free a dispatcher's class after whatever Python object owned the definition:
+    a definition owned by a ctypes structure was read after free (a crash at exit)."""
+    text = _malloc(len(name) + 1)
+    ctypes.memmove(text, name + b"\0", len(name) + 1)
+    where = _malloc(ctypes.sizeof(_PyMethodDef))
+    method = _PyMethodDef.from_address(where)
+    method.ml_name = ctypes.cast(text, ctypes.c_char_p)
+    method.ml_meth = address
+    method.ml_flags = flags
+    method.ml_doc = None
+    return int(where)
 
 
 _new_cfunction = ctypes.pythonapi.PyCFunction_NewEx
@@ -112,6 +136,7 @@ def runtime_symbols() -> dict[str, int]:
     _libraries[nrt.LIBRARY] = tracker
     addresses = {name: tracker[name] for name in nrt.EXPORTS}
     ctypes.c_void_p.from_address(addresses[nrt.NUMPY_API]).value = numpy_api_address()
+    ctypes.c_int64.from_address(addresses[nrt.NUM_THREADS]).value = default_num_threads()
     return addresses
 
 
@@ -133,8 +158,9 @@ def link_dispatcher(module: object, fallback: object) -> NativeFunction:
         )
         tracker = builder.export_symbol(name).link(jit_engine(), library)
     address = tracker[name]
-    method = _PyMethodDef(b"dispatch", address, METH_FASTCALL | METH_KEYWORDS, None)
-    func = _new_cfunction(ctypes.addressof(method), fallback, None)
+    where = _permanent_method_def(b"dispatch", address, METH_FASTCALL | METH_KEYWORDS)
+    func = _new_cfunction(where, fallback, None)
+    method = _PyMethodDef.from_address(where)
     return NativeFunction(func, address, address, tracker, method)
 
 
@@ -170,8 +196,9 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         address, kernel_address = tracker[unit.entry], tracker[unit.kernel]
         if not address:
             raise RuntimeError(f"jitcore: symbol {unit.entry} was not linked")
-        method = _PyMethodDef(name.encode(), address, METH_FASTCALL, None)
-        func = _new_cfunction(ctypes.addressof(method), None, None)
+        where = _permanent_method_def(name.encode(), address, METH_FASTCALL)
+        func = _new_cfunction(where, None, None)
+        method = _PyMethodDef.from_address(where)
         out.append(NativeFunction(func, address, kernel_address, tracker, method))
     return out
 

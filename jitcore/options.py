@@ -6,6 +6,8 @@ Environment variables:
 * `JITCORE_DEBUG=1`: run the IR verifier between stages and passes.
 * `JITCORE_DISABLE_PASSES=dce,cse`: skip these optimization passes everywhere.
 * `JITCORE_OPT=0..3`: override the LLVM optimization level of every function.
+* `JITCORE_NUM_THREADS=n`: the number of threads a `prange` loop runs on (default: the CPUs
+  this process may use); `jitcore.set_num_threads` changes it at run time.
 * `JITCORE_CACHE=1`: turn the disk cache on for every function; `JITCORE_CACHE_DIR=path` moves it
   (default `$XDG_CACHE_HOME/jitcore`, else `~/.cache/jitcore`).
 """
@@ -52,6 +54,11 @@ class JitOptions:
     signatures: tuple = ()
     disable_passes: frozenset[str] = field(default_factory=frozenset)
     debug: bool = False
+    nogil: bool = False  # release the GIL while the compiled code runs
+    parallel: bool = False  # run `prange` loops on the native thread pool
+    # Internal: set on the function a prange loop's body is outlined into; the operators that
+    # combine its per-chunk results (`jitcore.parallel`). None for every other function.
+    prange_body: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if self.opt not in (0, 1, 2, 3):
@@ -70,7 +77,25 @@ class JitOptions:
             parts.append("fastmath")
         if not self.boundscheck:
             parts.append("noboundscheck")
+        if self.parallel:
+            parts.append("parallel")
+        if self.nogil:
+            parts.append("nogil")
         return "+".join(parts)
+
+
+def num_threads_from_env() -> int | None:
+    """`JITCORE_NUM_THREADS`, if set: how many threads prange loops use."""
+    raw = os.environ.get("JITCORE_NUM_THREADS", "").strip()
+    if not raw:
+        return None
+    try:
+        n = int(raw)
+    except ValueError:
+        raise ValueError(f"JITCORE_NUM_THREADS must be a positive integer, not {raw!r}") from None
+    if n < 1:
+        raise ValueError(f"JITCORE_NUM_THREADS must be a positive integer, not {raw!r}")
+    return n
 
 
 def options_from_env(options: JitOptions) -> JitOptions:

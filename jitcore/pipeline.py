@@ -150,7 +150,7 @@ def run_pipeline(
                 record.texts[f"optimize:{p.name}"] = p.ir_text
     if keep_text:
         record.texts["optimize"] = print_ir(fn)
-    if inline.inlinable_ir(fn):
+    if inline.inlinable_ir(fn) and options.prange_body is None:  # a prange body: its launcher
         record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
     with record.stage("lower"):
         lower.lower_function(fn)

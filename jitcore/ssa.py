@@ -31,6 +31,7 @@ from jitcore.ir.markers import (
     range_item,
     range_more,
 )
+from jitcore.parallel.api import prange
 from jitcore.parse import ParsedFunction
 
 BINOPS = {
@@ -89,6 +90,10 @@ _UNSUPPORTED_EXPR_HINTS = {
     ast.Await: "jitcore compiles plain synchronous functions",
     ast.Starred: "pass the arguments explicitly",
 }
+
+# `for` over these is a counted loop (a prange loop reaching ssa runs serially: the function
+# is not parallel, or the loop is nested in a parallel one)
+_RANGES = (range, prange)
 
 
 @dataclass
@@ -376,7 +381,7 @@ class _Builder:
             isinstance(it, ast.Call)
             and isinstance(it.func, ast.Name)
             and it.func.id not in self.locals
-            and self.parsed.env.lookup(it.func.id) is range
+            and self.parsed.env.lookup(it.func.id) in _RANGES
         ):
             self._for_range(node, it)
             return

@@ -273,7 +273,8 @@ class _Inference:
         if isinstance(instr, ir.Call):
             if resolved.python_result is not None:  # a jitted callee's own return
                 weak_args = all(self.is_weak(v) for v in (*instr.args, *instr.kwargs.values()))
-                return cast(Origin, resolved.python_result) if weak_args else False
+                exact = weak_args or resolved.python_result_exact
+                return cast(Origin, resolved.python_result) if exact else False
             func_type = self.type_of(instr.func)
             func = func_type.obj if isinstance(func_type, T.Opaque) else None
             if func in _ALWAYS_PYTHON_NUMBER or getattr(func, "__module__", None) in (

@@ -26,7 +26,9 @@ from jitcore.codegen import rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
+from jitcore.codegen.launcher import emit_launcher
 from jitcore.codegen.typeprobe import TableRef
+from jitcore.errors import UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.options import JitOptions
 
@@ -44,11 +46,34 @@ class GeneratedModule:
 def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> GeneratedModule:
     """Emit the kernel and its Python entry point for a lowered function (the `codegen` stage)."""
     module = ll.Module(name=symbol)
-    gen = KernelGen(module, fn, symbol, fastmath=options.fastmath)
+    body_ops = options.prange_body
+    gen = KernelGen(
+        module, fn, symbol if body_ops is None else f"{symbol}.chunk", fastmath=options.fastmath
+    )
     for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
         if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
             rtdicts.define_helper(module, instr.symbol)
     kernel = gen.emit()
-    emit_python_entry(module, fn, kernel, f"{symbol}.py")
+    if options.nogil:
+        check_no_python(kernel, fn)
+    if body_ops is not None:  # a prange loop's body: the kernel runs one chunk of it
+        kernel.linkage = "internal"
+        kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
+    emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
     callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c))
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
+
+
+def check_no_python(kernel: ll.Function, fn: ir.Function) -> None:
+    """`nogil=True` needs a kernel that never calls the Python C API: it runs without the
+    GIL. (Today's kernels never do: boxing happens in the entry point, under the GIL, and the
+    runtime takes the GIL itself to drop a Python object. This guards future kernels.)"""
+    for block in kernel.blocks:
+        for instr in block.instructions:
+            callee = getattr(instr, "callee", None)
+            name = getattr(callee, "name", "")
+            if isinstance(instr, ll.CallInstr) and name.startswith(("Py", "_Py")):
+                raise UnsupportedError(
+                    f"{fn.name} cannot run without the GIL: its compiled code calls {name}",
+                    hint="drop nogil=True for this function",
+                )

@@ -72,8 +72,12 @@ class _CAPI:
         return ll.Function(self.module, ll.FunctionType(ret, args), name=name)
 
 
-def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, name: str) -> None:
-    """`<name>(self, args, nargs)`: unbox, call `kernel`, raise or box its result."""
+def emit_python_entry(
+    module: ll.Module, fn: ir.Function, kernel: ll.Function, name: str, nogil: bool = False
+) -> None:
+    """`<name>(self, args, nargs)`: unbox, call `kernel`, raise or box its result. With
+    `nogil`, the kernel runs with the GIL released (arguments are unboxed and wrapped before,
+    the result boxed after, under the GIL)."""
     entry_fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR, I64]), name=name)
     b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
     api = _CAPI(module)
@@ -98,7 +102,12 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
     ret_t = llvm_type(fn.return_type)  # type: ignore[arg-type]
     with b.goto_entry_block():
         slot = b.alloca(ret_t)
+    if nogil:
+        save = declare_function(module, "PyEval_SaveThread", PTR, [])
+        thread_state = b.call(save, [])
     status = b.call(kernel, [slot, *values])
+    if nogil:
+        b.call(declare_function(module, "PyEval_RestoreThread", VOID, [PTR]), [thread_state])
     for value, arg in zip(values, fn.args):  # the copies of str, dict and set arguments
         if pyobjects.holds_runtime_objects(arg.type):  # type: ignore[arg-type]
             pyobjects.release_unboxed(b, value, arg.type)  # type: ignore[arg-type]

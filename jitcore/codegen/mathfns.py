@@ -65,8 +65,9 @@ LIBM = frozenset(
 )
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})
 # `smul_overflows(a, b)`: whether the signed product `a * b` overflows its type (a bool);
-# allocation sizes are checked with it.
-OVERFLOW_CHECKS = frozenset({"smul_overflows"})
+# allocation sizes are checked with it; `sadd_`/`ssub_overflows` likewise for a + b and a - b
+# (the guards of bounds checks, `optimize.guards`).
+OVERFLOW_CHECKS = frozenset({"smul_overflows", "sadd_overflows", "ssub_overflows"})
 # Every name an `Intrinsic` may carry (`frem`: the C remainder of floats, `fmod`).
 MATH_FUNCTIONS = LLVM_INTRINSICS | LIBM | INTEGER_HELPERS | OVERFLOW_CHECKS | {"frem"}
 
@@ -99,10 +100,11 @@ def emit_math(
         return b.call(callee, args, name=name)
     if fn == "frem":
         return b.frem(args[0], args[1], name=name)
-    if fn == "smul_overflows":
+    if fn in OVERFLOW_CHECKS:
         it = args[0].type
         fnty = ll.FunctionType(ll.LiteralStructType([it, I1]), [it, it])
-        callee = module.declare_intrinsic("llvm.smul.with.overflow", [it], fnty)
+        op = fn.split("_")[0]  # smul, sadd, ssub
+        callee = module.declare_intrinsic(f"llvm.{op}.with.overflow", [it], fnty)
         return b.extract_value(b.call(callee, args), 1, name=name)
     if fn in INTEGER_HELPERS:
         t = arg_types[0]

@@ -100,26 +100,55 @@ def index_values(b: LowBuilder, index: ir.Value) -> list[ir.Value]:
 
 
 def normalize_index(
-    b: LowBuilder, array: ir.Value, index: ir.Value, axes: frozenset[int], check: bool
+    b: LowBuilder,
+    array: ir.Value,
+    index: ir.Value,
+    axes: frozenset[int],
+    check: bool,
+    guards: dict[int, ir.Value] | None = None,
 ) -> ir.Value:
     """The low IR of `IndexCheck` (`check`) and `WrapIndex`: each integer item of `index` on
     `axes` counts from the end when negative, and (with `check`) raises IndexError unless it is
-    then inside its axis. Returns the index with those items normalized."""
+    then inside its axis. Returns the index with those items normalized. An axis with a guard
+    (a loop-invariant bool that holds only when the index is already in range, see
+    `optimize.guards`) skips both when the guard holds."""
     items = index_values(b, index)
     for axis in sorted(axes):
-        n = shape_of(b, array, axis)
-        i = b.cast(items[axis], T.I64)
-        nonnegative = isinstance(i, ir.Const) and cast(int, i.value) >= 0
-        if not nonnegative:
-            i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
-        if check:
-            out = b.cmp("ge", i, n)
-            if not nonnegative:
-                out = b.or_(b.cmp("lt", i, i64(0)), out)
-            b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
-        items[axis] = i
+        guard = (guards or {}).get(axis)
+        if guard is None:
+            items[axis] = _normalize_item(b, array, items[axis], axis, check)
+            continue
+        raw = b.cast(items[axis], T.I64)
+        before, slow, done = b.block, b.new_block("boundscheck"), b.new_block("inbounds")
+        b.branch(guard, done, slow)
+        b.position(slow)
+        normalized = _normalize_item(b, array, raw, axis, check)
+        slow_end = b.block
+        b.jump(done)
+        b.position(done)
+        items[axis] = b.phi(T.I64, {before: raw, slow_end: normalized})
     if not isinstance(index.type, T.Tuple):
         return items[0]
+    return _index_of(b, items)
+
+
+def _normalize_item(
+    b: LowBuilder, array: ir.Value, item: ir.Value, axis: int, check: bool
+) -> ir.Value:
+    n = shape_of(b, array, axis)
+    i = b.cast(item, T.I64)
+    nonnegative = isinstance(i, ir.Const) and cast(int, i.value) >= 0
+    if not nonnegative:
+        i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
+    if check:
+        out = b.cmp("ge", i, n)
+        if not nonnegative:
+            out = b.or_(b.cmp("lt", i, i64(0)), out)
+        b.raise_if(out, IndexError, f"index out of bounds for axis {axis}")
+    return i
+
+
+def _index_of(b: LowBuilder, items: list[ir.Value]) -> ir.Value:
     # items proven in range (no longer on `axes`) are i64 too, as the op's type says
     return b.make_tuple([v if isinstance(v.type, T.Slice) else b.cast(v, T.I64) for v in items])
 

@@ -64,6 +64,9 @@ class Resolved:
     # rather than NumPy scalars (`typeinfer.Origin`); None for other operations, whose
     # result's origin typeinfer derives from the operation and its operands.
     python_result: object = None
+    # Whether `python_result` holds whatever the arguments are (a prange loop's body: its
+    # results are the loop's reductions, whose Python-ness its own code decides).
+    python_result_exact: bool = False
     # True if the emitter may raise although the operation usually cannot (`k & np.int32(3)`
     # checks that the Python int `k` fits int32): dead-code elimination must keep it.
     may_raise: bool = False

@@ -24,10 +24,11 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
     idom = dominators(fn)
     changed = False
     for header, body in natural_loops(fn):
-        loop = _counted_loop(header, body)
+        loop = counted_loop(header, body)
         if loop is None:
             continue
         counter, stop, entry = loop
+        stop = _source(stop)
         for block in body:
             if not dominates(idom, entry, block):
                 continue
@@ -45,11 +46,12 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
     return changed
 
 
-def _counted_loop(
+def counted_loop(
     header: ir.Block, body: set[ir.Block]
 ) -> tuple[ir.Phi, ir.Value, ir.Block] | None:
     """(counter, stop, first body block) when `header` tests `counter < stop` for a counter
-    that starts at a constant >= 0 and steps by a positive constant."""
+    that starts at a constant >= 0 and steps by a positive constant. `stop` is the value the
+    loop compares with (`_source` of it finds where it came from)."""
     term = header.terminator
     if not isinstance(term, ir.Branch) or term.if_true not in body:
         return None
@@ -77,9 +79,9 @@ def _counted_loop(
                 and not _positive_constant(step)
             ):
                 return None
-        elif not _nonnegative_constant(value):
+        elif not _nonnegative_constant(value) and not _nonnegative_max(value):
             return None
-    return counter, _source(stop), term.if_true
+    return counter, stop, term.if_true
 
 
 def _proven_axes(
@@ -117,7 +119,10 @@ def _counted_item_below(
 
 
 def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
-    """`stop` is `len(array)` (axis 0) or `array.shape[axis]`."""
+    """`stop` is `len(array)` (axis 0) or `array.shape[axis]`, or `min(..., <one of those>)`
+    (the chunk loops of a prange body: `range(max(lo, 0), min(hi, a.shape[0]))`)."""
+    if isinstance(stop, ir.Call) and _is(stop.func, min) and not stop.kwargs:
+        return any(_is_extent(_source(a), array, axis) for a in stop.args)
     if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
         return axis == 0 and stop.args[0] is array
     if (
@@ -154,6 +159,14 @@ def _constant(v: ir.Value) -> object:
 def _positive_constant(v: ir.Value) -> bool:
     c = _constant(v)
     return isinstance(c, int) and not isinstance(c, bool) and c > 0
+
+
+def _nonnegative_max(v: ir.Value) -> bool:
+    """`max(..., c)` with a constant c >= 0."""
+    v = _source(v)
+    if not isinstance(v, ir.Call) or not _is(v.func, max) or v.kwargs:
+        return False
+    return any(_nonnegative_constant(a) for a in v.args)
 
 
 def _nonnegative_constant(v: ir.Value) -> bool:

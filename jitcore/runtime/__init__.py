@@ -11,6 +11,7 @@ import ctypes
 import functools
 
 from jitcore.runtime import nrt
+from jitcore.runtime.threads import MAX_THREADS
 
 
 @functools.cache
@@ -38,3 +39,20 @@ def set_python_mode(on: bool) -> None:
 
 def python_mode_flag_address() -> int:
     return _addresses()[nrt.PYTHON_MODE]
+
+
+def _threads_cell() -> ctypes.c_int64:
+    """The runtime's thread count (set to `default_num_threads()` when the runtime is linked)."""
+    return ctypes.c_int64.from_address(_addresses()[nrt.NUM_THREADS])
+
+
+def set_num_threads(n: int) -> None:
+    """How many threads `prange` loops use from now on (1 to 64), in every thread."""
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_THREADS:
+        raise ValueError(f"the number of threads must be an integer from 1 to {MAX_THREADS}")
+    _threads_cell().value = n
+
+
+def get_num_threads() -> int:
+    """How many threads `prange` loops use (`JITCORE_NUM_THREADS`, else the CPU count)."""
+    return int(_threads_cell().value)

@@ -29,7 +29,9 @@ LIVE_BYTES = "jitcore_rt_live_bytes"
 LIVE_BLOCKS = "jitcore_rt_live_blocks"
 NUMPY_API = "jitcore_rt_numpy_api"
 PYTHON_MODE = "jitcore_rt_python_mode"
+NUM_THREADS = "jitcore_rt_num_threads"  # i64: how many threads a prange loop uses
 EXPORTS = (
+    NUM_THREADS,
     ALLOC,
     WRAP,
     RELEASE,
@@ -56,10 +58,12 @@ def runtime_module() -> ll.Module:
     api.initializer = NULL
     python_mode = ll.GlobalVariable(module, I32, name=PYTHON_MODE)
     python_mode.initializer = ll.Constant(I32, 0)
+    threads = ll.GlobalVariable(module, I64, name=NUM_THREADS)
+    threads.initializer = ll.Constant(I64, 1)  # set when the runtime is linked
     malloc = ll.Function(module, ll.FunctionType(PTR, [I64]), name="malloc")
     free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
     madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
-    decref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_DecRef")
+    decref_py = _emit_decref_with_gil(module)
     incref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_IncRef")
     get_pointer = ll.Function(
         module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer"
@@ -76,8 +80,9 @@ def _field(b: ll.IRBuilder, block: ll.Value, index: int) -> ll.Value:
 
 
 def _bump(b: ll.IRBuilder, module: ll.Module, name: str, delta: ll.Value) -> None:
-    g = module.globals[name]
-    b.store(b.add(b.load(g, typ=I64), delta), g)
+    """Atomic: compiled code allocates and frees from several threads at once (prange
+    workers, threads calling `nogil` functions)."""
+    b.atomic_rmw("add", module.globals[name], delta, "monotonic")
 
 
 def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
@@ -137,6 +142,24 @@ def _emit_wrap(module: ll.Module, malloc, incref_py) -> None:  # noqa: ANN001
     b.ret(block)
 
 
+def _emit_decref_with_gil(module: ll.Module) -> ll.Function:
+    """`Py_DecRef` under the GIL, whichever thread drops the last reference: a block that
+    keeps a Python object alive may be released by code that runs without the GIL (a `nogil`
+    function, a prange worker, which has no Python thread state at all). PyGILState_Ensure
+    takes the GIL (making a thread state if needed) or notes that this thread holds it."""
+    fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="jitcore_rt_decref_py")
+    fn.linkage = "internal"
+    ensure = ll.Function(module, ll.FunctionType(I32, []), name="PyGILState_Ensure")
+    release = ll.Function(module, ll.FunctionType(ll.VoidType(), [I32]), name="PyGILState_Release")
+    decref = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_DecRef")
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    state = b.call(ensure, [])
+    b.call(decref, [fn.args[0]])
+    b.call(release, [state])
+    b.ret_void()
+    return fn
+
+
 def _emit_release(module: ll.Module, free, decref_py) -> ll.Function:  # noqa: ANN001
     """Called by decref when the count reaches zero: free the data or release the object."""
     fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name=RELEASE)
@@ -165,17 +188,17 @@ def _emit_capsule_destructor(module: ll.Module, get_pointer, release) -> None:  
 
 
 def emit_incref(b: ll.IRBuilder, block: ll.Value) -> None:
-    """Inline: count one more reference to a block (null blocks are borrowed memory)."""
+    """Inline: count one more reference to a block (null blocks are borrowed memory).
+    Atomic, as every count is: blocks are shared by threads running compiled code without
+    the GIL (an incref needs no ordering, like `std::shared_ptr`'s)."""
     with b.if_then(b.icmp_unsigned("!=", block, NULL)):
-        counter = _field(b, block, 0)
-        b.store(b.add(b.load(counter, typ=I64), I64(1)), counter)
+        b.atomic_rmw("add", _field(b, block, 0), I64(1), "monotonic")
 
 
 def emit_decref(b: ll.IRBuilder, block: ll.Value, release: ll.Function) -> None:
-    """Inline: drop one reference; the last one releases the block."""
+    """Inline: drop one reference; the last one releases the block. Acquire-release, so the
+    thread that frees sees every other thread's writes to the block's data."""
     with b.if_then(b.icmp_unsigned("!=", block, NULL)):
-        counter = _field(b, block, 0)
-        count = b.sub(b.load(counter, typ=I64), I64(1))
-        b.store(count, counter)
-        with b.if_then(b.icmp_signed("==", count, I64(0)), likely=False):
+        old = b.atomic_rmw("sub", _field(b, block, 0), I64(1), "acq_rel")
+        with b.if_then(b.icmp_signed("==", old, I64(1)), likely=False):
             b.call(release, [block])

@@ -11,7 +11,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from jitcheck.baseline import ALPHA, compare_reports, slower_p_value
+from jitcheck.baseline import ALPHA, compare_reports, comparison_lines, slower_p_value
+from jitcheck.report import SCHEMA_ID, SCHEMA_VERSION
+from jitcheck.settings import parse_threshold
 from tests.jitcheck.support import FAST_TIMING, run, write_module
 
 KERNEL = """
@@ -137,3 +139,134 @@ def test_noise_within_the_threshold_or_not_significant_passes() -> None:
     again = 1e-6 * rng.lognormal(0.0, 0.1, 40)
     comparison = compare_reports(_report(python, compiled), _report(python, again), 0.10)
     assert not comparison.failed, [str(c) for c in comparison.regressions]
+
+
+def test_the_statistic_is_chosen_as_pytest_benchmark_writes_it() -> None:
+    assert parse_threshold("10%") == ("min", pytest.approx(0.10))
+    assert parse_threshold("median:5%") == ("median", pytest.approx(0.05))
+    assert parse_threshold("mean:20") == ("mean", pytest.approx(0.20))
+    with pytest.raises(ValueError, match="unknown statistic 'stddev'"):
+        parse_threshold("stddev:10%")
+    rng = np.random.default_rng(4)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.02, 60), 1e-6 * rng.lognormal(0.0, 0.02, 60)
+    # the fastest rounds kept their time, the typical round got 40% slower
+    slower = np.where(np.arange(60) < 5, compiled, compiled * 1.4)
+    old, new = _report(python, compiled), _report(python, slower)
+    for report, data in ((old, compiled), (new, slower)):
+        for key, values in (("python", python), ("O3", data)):
+            report["functions"]["m.f"]["timing"][key]["stats"]["median"] = float(np.median(values))
+    assert not compare_reports(old, new, 0.10).failed  # minimums: unchanged
+    by_median = compare_reports(old, new, 0.10, stat="median")
+    assert by_median.failed and by_median.stat == "median"
+    assert {c.kind for c in by_median.regressions} == {"speedup", "time"}
+
+
+def test_an_unknown_statistic_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest_inprocess("--jit-diff", "--jit-diff-max-regression=iqr:10%")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown statistic 'iqr'*median:10%*"])
+
+
+def _paired(python: np.ndarray, compiled: np.ndarray) -> dict[str, Any]:
+    report = _report(python, compiled)
+    timing = report["functions"]["m.f"]["timing"]
+    timing["python"]["paired"], timing["O3"]["paired"] = python.tolist(), compiled.tolist()
+    return report
+
+
+def test_paired_ratios_cancel_load_that_hits_both_sides() -> None:
+    """Load that slows a whole round slows Python and compiled code alike: their ratio holds,
+    so a loaded run is not a regression; a compiled-only slowdown is, with the noise level."""
+    rng = np.random.default_rng(5)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.05, 30), 1e-6 * rng.lognormal(0.0, 0.05, 30)
+    load = rng.uniform(1.0, 2.5, 30)  # each round's slowdown by other processes
+    old = _paired(python, compiled)
+    loaded = _paired(python * load, compiled * load * rng.lognormal(0.0, 0.05, 30))
+    loaded["machine"]["cpu"]["name"] = "elsewhere"  # compare speedups only
+    calm = compare_reports(old, loaded, 0.10)
+    assert not calm.failed, [str(c) for c in calm.regressions]
+    assert calm.noise_level() is not None and calm.noise_level() < 0.2
+    slow = _paired(python * load, compiled * load * 1.25)
+    slow["machine"]["cpu"]["name"] = "elsewhere"
+    caught = compare_reports(old, slow, 0.10)
+    assert [c.kind for c in caught.regressions] == ["speedup"]
+    assert "noise" in str(caught.regressions[0])
+    assert any("noise level" in line for line in comparison_lines(caught, "base.json"))
+
+
+class _Executor:
+    """Times a function as given: one timing per `bench` call, in order."""
+
+    def __init__(self, timings: list[dict[str, Any]]) -> None:
+        self.timings = timings
+        self.calls = 0
+
+    def bench(self, *args: Any) -> dict[str, Any]:
+        timed = self.timings[self.calls]
+        self.calls += 1
+        return timed
+
+
+def _fn(report: dict[str, Any]) -> dict[str, Any]:
+    fn = report["functions"]["m.f"]
+    return {"timing": fn["timing"], "speedup": fn["speedup"], "errors": {}}
+
+
+def test_a_suspected_regression_is_timed_again_before_it_counts(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from jitcheck import check
+    from jitcheck.bench import BenchOptions
+    from jitcheck.results import FunctionResult
+    from jitcheck.settings import RunSettings
+
+    rng = np.random.default_rng(6)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.02, 40), 1e-6 * rng.lognormal(0.0, 0.02, 40)
+    base = _paired(python, compiled) | {"schema": SCHEMA_ID, "schema_version": SCHEMA_VERSION}
+    path = tmp_path / "base.json"
+    path.write_text(json.dumps(base))
+    monkeypatch.setattr(check, "_machine", lambda: base["machine"])
+    run_settings = RunSettings(baseline=str(path), max_regression=0.10)
+
+    def result_of(report: dict[str, Any]) -> FunctionResult:
+        result = FunctionResult("m.f", "m.py::f::jit-diff", "m", "f")
+        result.timing, result.speedup = _fn(report)["timing"], _fn(report)["speedup"]
+        return result
+
+    # a burst during the first timing: the second is clean and replaces it
+    burst = result_of(_paired(python, compiled * 1.5))
+    executor = _Executor([_fn(_paired(python, compiled * 1.01))])
+    check.confirm_timing(executor, (), BenchOptions(), burst, run_settings)
+    assert burst.retimed == 1 and executor.calls == 1
+    assert burst.speedup["O3"] == pytest.approx(python.min() / (compiled.min() * 1.01))
+    # a real slowdown shows in every timing: timed RETIMES more times, still a regression
+    real = result_of(_paired(python, compiled * 1.3))
+    executor = _Executor([_fn(_paired(python, compiled * 1.3))] * check.RETIMES)
+    check.confirm_timing(executor, (), BenchOptions(), real, run_settings)
+    assert real.retimed == check.RETIMES
+    new = {"machine": base["machine"], "functions": {"m.f": real.as_dict()}}
+    assert compare_reports(base, new, 0.10).failed
+    # no suspicion, no second timing
+    fine = result_of(_paired(python, compiled))
+    check.confirm_timing(_Executor([]), (), BenchOptions(), fine, run_settings)
+    assert fine.retimed == 0
+
+
+def test_paired_rounds_and_retiming_reach_the_report(pytester: pytest.Pytester) -> None:
+    write_module(pytester, "test_k", KERNEL)
+    _, report = _timed(pytester)
+    timing = report["functions"]["test_k.loop_sum"]["timing"]
+    assert len(timing["python"]["paired"]) == len(timing["O3"]["paired"]) >= 2
+    # a baseline three times as fast as anything this run can do: a regression every time
+    fn = report["functions"]["test_k.loop_sum"]
+    fn["speedup"]["O3"] *= 3
+    for key in ("python", "O3"):
+        scale = 3.0 if key == "python" else 1.0
+        fn["timing"][key]["stats"]["min"] *= scale
+        fn["timing"][key]["paired"] = [x * scale for x in fn["timing"][key]["paired"]]
+    (pytester.path / "base.json").write_text(json.dumps(report))
+    result, again = _timed(pytester, "--jit-diff-baseline=base.json")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert again["functions"]["test_k.loop_sum"]["retimed"] == 2
+    assert again["baseline"]["statistic"] == "min"
+    result.stdout.fnmatch_lines(["*REGRESSION test_k.loop_sum [[]O3[]]: speedup*noise*"])

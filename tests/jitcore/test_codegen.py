@@ -10,7 +10,7 @@ import pytest
 
 from jitcore import codegen
 from jitcore.codegen.kernel import emitted_classes
-from jitcore.codegen.mathfns import MATH_FUNCTIONS
+from jitcore.codegen.mathfns import MATH_FUNCTIONS, OVERFLOW_CHECKS
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
@@ -144,7 +144,11 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         _alloc,
         ('@"jitcore_rt_alloc"', "insertvalue"),
     ),
-    "refcounts": ((ir.Incref, ir.Decref), _refcounts, ('@"jitcore_rt_release"', "add i64")),
+    "refcounts": (
+        (ir.Incref, ir.Decref),
+        _refcounts,
+        ('@"jitcore_rt_release"', "atomicrmw add", "atomicrmw sub"),  # counts shared by threads
+    ),
     "listop": (
         (ir.ListOp,),
         _list_ops,
@@ -190,8 +194,8 @@ def test_the_cases_cover_every_low_ir_class_and_codegen_has_one_emitter_each() -
 @pytest.mark.parametrize("name", sorted(MATH_FUNCTIONS))
 def test_every_maths_intrinsic_name_has_code(name: str) -> None:
     arity = {"fma": 3, "powmod": 3}.get(name, 2 if name in _BINARY else 1)
-    t = T.I64 if name in {"ipow", "gcd", "powmod", "smul_overflows"} else T.F64
-    result = T.BOOL if name == "smul_overflows" else t
+    t = T.I64 if name in {"ipow", "gcd", "powmod"} | OVERFLOW_CHECKS else T.F64
+    result = T.BOOL if name in OVERFLOW_CHECKS else t
 
     def build(b: LowBuilder, a: list[ir.Arg]) -> None:
         x = b.cast(a[1], t)
@@ -210,7 +214,7 @@ _BINARY = {
     "frem",
     "ipow",
     "gcd",
-    "smul_overflows",
+    *OVERFLOW_CHECKS,
 }
 
 
