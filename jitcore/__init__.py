@@ -16,6 +16,7 @@ from jitcore.errors import (
     TypingError,
     UnsupportedError,
 )
+from jitcore.implicit import python_only
 from jitcore.lib import supported
 from jitcore.options import ExecutionMode, JitOptions
 from jitcore.parallel import get_num_threads, prange, set_num_threads
@@ -43,6 +44,7 @@ __all__ = [
     "get_num_threads",
     "jit",
     "prange",
+    "python_only",
     "run",
     "set_num_threads",
     "supported",

@@ -9,6 +9,7 @@ compiles a new specialization; a known key never recompiles.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import itertools
@@ -83,10 +84,17 @@ class Dispatcher:
         self._tuple_cases: list[tuple[list[Any], int]] = []  # checked by generated code
         self._origin: Dispatcher | None = None  # the dispatcher this is a `with_options` of
         self._variants: dict[JitOptions, Dispatcher] = {}
+        # Functions passed as arguments: the parameters fixed in this variant, and the variants
+        # made of this dispatcher, by (parameter, id of the function) (`_frozen_variant`).
+        self._frozen: dict[str, object] = {}
+        self._frozen_variants: dict[tuple, Dispatcher] = {}
         code = py_func.__code__
         # compiled code takes every parameter positionally: positional ones, then keyword-only
         self._npositional = code.co_argcount
-        self._nparams = code.co_argcount + code.co_kwonlyargcount
+        # `*args` is one more parameter, a tuple, after the keyword-only ones (co_varnames
+        # order); such calls are always bound here, never by the native dispatcher
+        self._varargs = bool(code.co_flags & inspect.CO_VARARGS)
+        self._nparams = code.co_argcount + code.co_kwonlyargcount + self._varargs
         self._table = typetable.TypeTable(self._nparams)
         self._param_names = list(code.co_varnames[: self._nparams])
         for sig in options.signatures:
@@ -134,8 +142,10 @@ class Dispatcher:
         back here only for anything else (new types, keywords, defaults, Python fallbacks)."""
         if _PYTHON_MODE[0]:
             return self.py_func(*args, **kwargs)
-        if kwargs or len(args) != self._nparams:
+        if kwargs or len(args) != self._nparams or self._varargs:
             args = self._bind(args, kwargs)
+        if any(map(_is_function_value, args)):  # functions passed: a specialization each
+            return self._call_with_functions(args)
         key = tuple(map(type_key, args))
         target = self._by_key.get(key)
         if target is None:
@@ -144,7 +154,16 @@ class Dispatcher:
                 if target is None:
                     target = self._target_for(args, key)
                     self._install_native_dispatch(key, target)
+        if self._varargs and target is self.py_func:  # Python takes `*args` spread out
+            return self._call_python(args)
         return target(*args)
+
+    def _call_python(self, bound: tuple) -> Any:
+        """Call the Python function with bound arguments (positional..., keyword-only...,
+        the `*args` tuple)."""
+        npos = self._npositional
+        keywords = dict(zip(self._param_names[npos:-1], bound[npos:-1]))
+        return self.py_func(*bound[:npos], *bound[-1], **keywords)
 
     def _install_native_dispatch(self, key: tuple, target: Callable[..., Any]) -> None:
         """Let the dispatcher's native `__call__` recognize the new signature `key`
@@ -157,8 +176,8 @@ class Dispatcher:
         back to the Python-level lookup); only then is the trampoline generated again."""
         from jitcore import codegen, runtime
 
-        if not isinstance(target, Overload) or target.native is None:
-            return  # a Python fallback: the Python-level lookup serves it
+        if not isinstance(target, Overload) or target.native is None or self._varargs:
+            return  # a Python fallback, or `*args` to bind: the Python-level lookup serves it
         address = cast(machine_code.NativeFunction, target.keep_alive).address
         words = typetable.key_words(key)
         has_trampoline = type(self).__call__ is not Dispatcher.__call__
@@ -263,6 +282,9 @@ class Dispatcher:
         if self._parsed is None:
             start = time.perf_counter()
             parsed = parse_function(self.py_func)  # type: ignore[arg-type]
+            if self._frozen:  # functions passed as arguments are compile-time constants
+                parsed.arg_names = [n for n in parsed.arg_names if n not in self._frozen]
+                parsed.env.closure.update(self._frozen)
             if self.options.parallel:
                 from jitcore.parallel.outline import outline_prange_loops
 
@@ -281,10 +303,65 @@ class Dispatcher:
         assert isinstance(callee, Dispatcher)
         return callee._for_caller(self)._as_callee(args, kwargs)
 
+    def _call_with_functions(self, args: tuple) -> Any:
+        names = self._param_names
+        frozen = {n: a for n, a in zip(names, args) if _is_function_value(a)}
+        rest = [a for n, a in zip(names, args) if n not in frozen]
+        return self._frozen_variant(frozen)(*rest)
+
+    def _frozen_variant(self, frozen: dict[str, object]) -> Dispatcher:
+        """This function with the parameters in `frozen` (functions passed as arguments) fixed
+        at compile time: compiled once per combination of functions passed, and called with
+        the other arguments."""
+        key = tuple(sorted((n, id(v)) for n, v in frozen.items()))
+        found = self._frozen_variants.get(key)
+        if found is None:
+            options = dataclasses.replace(self.options, signatures=())
+            found = Dispatcher(self.py_func, options)
+            found._frozen = dict(frozen)  # keeps the functions alive as long as the variant
+            found._param_names = [n for n in self._param_names if n not in frozen]
+            found._npositional = sum(
+                n not in frozen for n in self._param_names[: self._npositional]
+            )
+            found._nparams = len(found._param_names)
+            found._varargs = False  # the variant's caller has bound `*args` already
+            found._table = typetable.TypeTable(found._nparams)
+            self._frozen_variants[key] = found
+        return found
+
+    def _frozen_callee(
+        self, frozen: dict[str, object], args: list[Operand], kwargs: dict[str, Operand]
+    ) -> Resolved:
+        """A call passing functions: the call of their variant, which takes the others."""
+        names = self._param_names
+        keep = [i for i, n in enumerate(names[: len(args)]) if n not in frozen]
+        resolved = self._frozen_variant(frozen)._as_callee(
+            [args[i] for i in keep], {k: v for k, v in kwargs.items() if k not in frozen}
+        )
+        inner = resolved.lower
+        assert inner is not None
+        arg_types: list[T.Type | None] = [None] * len(args)
+        for j, i in enumerate(keep):
+            arg_types[i] = resolved.args[j]
+
+        def lower(b, vals: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:  # noqa: ANN001
+            rest_kw = {k: v for k, v in kw.items() if k not in frozen}
+            return inner(b, [vals[i] for i in keep], rest_kw)
+
+        kw_types = {k: resolved.kwargs.get(k) for k in kwargs}
+        return dataclasses.replace(resolved, args=tuple(arg_types), lower=lower, kwargs=kw_types)
+
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         names = self._param_names
         name = self.py_func.__name__
-        if len(args) > self._npositional:
+        frozen = {
+            n: op.const
+            for n, op in [*zip(names, args), *kwargs.items()]
+            if op.is_const and _is_function_value(op.const)
+        }
+        if frozen:  # a function passed from compiled code: that function's specialization
+            return self._frozen_callee(frozen, args, kwargs)
+        if len(args) > self._npositional and not self._varargs:
             raise TypingError(
                 f"{name}() takes {self._npositional} positional arguments, {len(args)} given"
             )
@@ -297,8 +374,12 @@ class Dispatcher:
         defaults.update(self.py_func.__kwdefaults__ or {})
         order: list[tuple[str, object]] = []  # ("arg", i) | ("kw", name) | ("default", value)
         sig: list[T.Type] = []
+        extra = args[self._npositional :]  # what `*args` takes
         for i, param in enumerate(names):
-            if i < len(args):
+            if self._varargs and i == len(names) - 1:
+                order.append(("star", len(extra)))
+                sig.append(T.Tuple(tuple(a.type for a in extra)))
+            elif i < len(args) and i < self._npositional:
                 if param in kwargs:
                     raise TypingError(f"{name}() got multiple values for argument '{param}'")
                 order.append(("arg", i))
@@ -325,6 +406,9 @@ class Dispatcher:
             for (kind, what), t in zip(order, signature):
                 if kind == "arg":
                     v = vals[cast(int, what)]
+                elif kind == "star":
+                    first = self._npositional
+                    v = b.make_tuple(vals[first : first + cast(int, what)])
                 elif kind == "kw":
                     v = kw[cast(str, what)]
                 else:
@@ -333,7 +417,7 @@ class Dispatcher:
             return b.native_call(symbol, call_args, ret)
 
         return Resolved(
-            tuple(signature[: len(args)]),
+            tuple(signature[: min(len(args), self._npositional)]) + (None,) * len(extra),
             ret,
             lower,
             callee=(self, signature),
@@ -465,6 +549,18 @@ def _arg_check(key: object):  # noqa: ANN202
     return ArgCheck("type", id(key))
 
 
+def _is_function_value(value: object) -> bool:
+    """A function passed as an argument: a jitted one, a plain one compiled implicitly, or a
+    builtin/NumPy function jitcore implements (`math.cos`, `np.sin`)."""
+    if getattr(value, "__jitcore_dispatcher__", False) is True:
+        return True
+    if registry.implicit_dispatcher(value) is not None:
+        return True
+    if not callable(value) or isinstance(value, type):
+        return False
+    return registry.lookup_function(value) is not None
+
+
 _LIBRARY_KERNELS: dict[Callable[..., Any], Dispatcher] = {}
 
 
@@ -479,3 +575,19 @@ def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
 
 
 registry.set_kernel_dispatcher(_library_kernel_dispatcher)
+
+
+_IMPLICIT: dict[Callable[..., Any], Dispatcher] = {}
+
+
+def _implicit_dispatcher(func: Callable[..., Any]) -> Dispatcher:
+    """The dispatcher of a plain function that compiled code calls (`jitcore.implicit`):
+    compiled mode (its caller is being compiled), default options."""
+    found = _IMPLICIT.get(func)
+    if found is None:
+        options = JitOptions(mode=ExecutionMode.COMPILED)
+        found = _IMPLICIT.setdefault(func, Dispatcher(func, options))
+    return found
+
+
+registry.set_implicit_dispatcher(_implicit_dispatcher)

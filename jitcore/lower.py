@@ -21,6 +21,7 @@ from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib.layout import normalize_index, shape_of
+from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.guards import BoundsGuards
 from jitcore.refcount import insert_refcounts
 
@@ -41,8 +42,11 @@ def lower_function(fn: ir.Function) -> ir.Function:
     # The typed IR's phis name typed blocks as predecessors; the phis emitters make (loops)
     # already name the low blocks, and must keep them.
     typed_phis = [phi for block in fn.blocks for phi in block.phis()]
+    parts = typed_parts(fn)  # `try` parts of the typed blocks (lower_try)
+    part_of: dict[ir.Block, object] = {}
     # Reverse postorder visits a definition before its uses (phis are patched at the end).
     for block in fn.reverse_postorder():
+        made_before = len(fn.blocks)
         old_instrs, terminator = block.instrs, block.terminator
         block.instrs, block.terminator = [], None
         builder.position(block)
@@ -78,8 +82,12 @@ def lower_function(fn: ir.Function) -> ir.Function:
         builder.block.terminator = terminator
         last_block[block] = builder.block
         builder.loc = UNKNOWN_LOC
+        if parts:  # the blocks expanding `block` raise where it would
+            for made in [block, *fn.blocks[made_before:]]:
+                part_of[made] = parts.get(block)
     for phi in typed_phis:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
+    redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
     return fn
 

@@ -121,6 +121,8 @@ def _parsed(
                 closure[name] = MISSING
     env = Environment(func.__globals__, closure)
     params = [a.arg for a in tree.args.posonlyargs + tree.args.args + tree.args.kwonlyargs]
+    if tree.args.vararg is not None:  # `*args`: one tuple parameter, after the others
+        params.append(tree.args.vararg.arg)
     sig = inspect.signature(func)
     defaults = {
         name: p.default
@@ -149,7 +151,7 @@ def _find_def(module: ast.Module, func: FunctionType) -> ast.FunctionDef | None:
 
 def _reject_unsupported_signature(tree: ast.FunctionDef, filename: str) -> None:
     args = tree.args
-    for bad, what in ((args.vararg, "*args"), (args.kwarg, "**kwargs")):
+    for bad, what in ((args.kwarg, "**kwargs"),):
         if bad is not None:
             raise UnsupportedError(
                 f"{what} parameters are not supported",

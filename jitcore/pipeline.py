@@ -181,7 +181,7 @@ def _typed(
 
     for _attempt in range(4):
         with record.stage("ssa"):
-            fn = ssa.build_ssa(parsed)
+            fn = ssa.build_ssa(parsed, signature)
             if debug:
                 verify(fn, typed=False, stage="ssa")
         if keep_text:

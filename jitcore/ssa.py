@@ -33,6 +33,11 @@ from jitcore.ir.markers import (
 )
 from jitcore.parallel.api import prange
 from jitcore.parse import ParsedFunction
+from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
+from jitcore.ssa_inline import call as inline_call
+from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
+from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
+from jitcore.starcall import spread
 
 BINOPS = {
     ast.Add: "add",
@@ -68,27 +73,43 @@ UNDEFINED = ir.Const(MISSING)
 
 _UNSUPPORTED_STMT_HINTS = {
     ast.With: "move the `with` block outside the jitted function",
-    ast.Try: "check the condition explicitly instead of catching the exception",
     ast.Import: "import at module level; jitcore resolves module globals at compile time",
     ast.ImportFrom: "import at module level; jitcore resolves module globals at compile time",
     ast.Global: "pass the value as an argument and return the new value",
     ast.Nonlocal: "pass the value as an argument and return the new value",
     ast.Delete: "let the variable go out of scope instead (`del d[key]` works on dicts)",
     ast.ClassDef: "define the class at module level",
-    ast.FunctionDef: "define the helper at module level and decorate it with @jit",
     ast.AsyncFunctionDef: "jitcore compiles plain synchronous functions",
     ast.AsyncFor: "jitcore compiles plain synchronous functions",
     ast.AsyncWith: "jitcore compiles plain synchronous functions",
     ast.Match: "write the cases as if/elif/else",
 }
 _UNSUPPORTED_EXPR_HINTS = {
-    ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
-    ast.GeneratorExp: "use a loop",
+    ast.Lambda: "call the lambda, or bind it to a name and call that; to pass a function to "
+    "another one, define it at module level",
+    ast.GeneratorExp: "use one directly inside sum(), any(), all(), min() or max(), or a loop",
     ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
     ast.YieldFrom: "jitcore compiles functions, not generators",
     ast.Await: "jitcore compiles plain synchronous functions",
     ast.Starred: "pass the arguments explicitly",
+}
+# What the user calls each expression (errors never show AST class names).
+_EXPR_NAMES = {
+    ast.Lambda: "lambda expressions",
+    ast.ListComp: "list comprehensions",
+    ast.SetComp: "set comprehensions",
+    ast.DictComp: "dict comprehensions",
+    ast.GeneratorExp: "generator expressions",
+    ast.List: "list displays",
+    ast.Dict: "dict displays",
+    ast.Set: "set displays",
+    ast.JoinedStr: "f-strings",
+    ast.Yield: "`yield` expressions",
+    ast.YieldFrom: "`yield from` expressions",
+    ast.Await: "`await` expressions",
+    ast.Starred: "starred expressions",
+    ast.FormattedValue: "f-string fields",
 }
 
 # `for` over these is a counted loop (a prange loop reaching ssa runs serially: the function
@@ -112,14 +133,22 @@ class _Builder:
         self.preds: dict[ir.Block, list[ir.Block]] = {}
         self.sealed: set[ir.Block] = set()
         self.incomplete: dict[ir.Block, dict[str, ir.Phi]] = {}
-        self.loops: list[_Loop] = []
+        self.loops: list[_Loop | LoopTargets] = []
         self.block: ir.Block = self._new_block("entry")
-        self.locals = _assigned_names(parsed.tree) | set(parsed.arg_names)
+        self.assigned_names = _assigned_names(parsed.tree)
+        self.locals = self.assigned_names | set(parsed.arg_names)
         self.undefined_reads: dict[str, ast.AST] = {}
         # Reads of a local that no instruction uses (`y = x`): where each happened (block, the
         # instruction it follows), so a read of a possibly unassigned `x` still raises.
         self.copies: list[tuple[ir.Block, ir.Instr | None, ir.Value, SourceLoc]] = []
         self._uniq = 0
+        self.arg_types: dict[str, object] = {}  # per parameter, when known (build_ssa)
+        self.tries = TryState()  # the `try` statements around the current one (ssa_try)
+        # Nested functions and lambdas by name, the ones being inlined, and where their
+        # `return`s go (ssa_inline).
+        self.nested: dict[str, ast.FunctionDef | ast.Lambda] = {}
+        self.inlining: list[str] = []
+        self.frames: list = []  # type: ignore[type-arg]
 
     def hidden_var(self, kind: str) -> str:
         """A variable name no Python code can spell, for loop counters and joins."""
@@ -150,6 +179,7 @@ class _Builder:
     def _start(self, block: ir.Block) -> None:
         """Continue emission in `block` (the previous block must already be terminated)."""
         self.block = block
+        protect(self)  # inside a `try` body, a new protected part (ssa_try)
 
     def seal(self, block: ir.Block) -> None:
         for var, phi in self.incomplete.pop(block, {}).items():
@@ -259,6 +289,8 @@ class _Builder:
             hint = _UNSUPPORTED_STMT_HINTS.get(type(node), "rewrite it with supported syntax")
             kind = type(node).__name__.lower()
             raise self.unsupported(node, f"`{kind}` statements are not supported", hint)
+        if self.tries.active:
+            protect(self)  # each statement of a `try` body is a protected part (ssa_try)
         method(node)
 
     def stmt_Pass(self, node: ast.Pass) -> None:
@@ -270,6 +302,8 @@ class _Builder:
         self.expr(node.value)
 
     def stmt_Assign(self, node: ast.Assign) -> None:
+        if assign_lambda(self, node):  # g = lambda ...: bound at compile time (ssa_inline)
+            return
         value = self.expr(node.value)
         if isinstance(node.value, ast.Name) and isinstance(value, ir.Phi):
             instrs = self.block.instrs
@@ -331,6 +365,9 @@ class _Builder:
 
     def stmt_Return(self, node: ast.Return) -> None:
         value = self.expr(node.value) if node.value is not None else ir.Const(None)
+        run_finals(self, leaving_loop=False)
+        if return_from_inlined(self, value, node):  # inside an inlined nested function
+            return
         self._terminate(ir.Return(value, loc=self.parsed.loc(node)))
 
     def stmt_If(self, node: ast.If) -> None:
@@ -370,12 +407,16 @@ class _Builder:
         self._start(exit_b)
 
     def stmt_Break(self, node: ast.Break) -> None:
+        run_finals(self, leaving_loop=True)
         self._jump(self.loops[-1].break_to, self.parsed.loc(node))
 
     def stmt_Continue(self, node: ast.Continue) -> None:
+        run_finals(self, leaving_loop=True)
         self._jump(self.loops[-1].continue_to, self.parsed.loc(node))
 
     def stmt_For(self, node: ast.For) -> None:
+        if for_loop(self, node):  # enumerate, zip, reversed, literals (ssa_iteration)
+            return
         it = node.iter
         if (
             isinstance(it, ast.Call)
@@ -483,6 +524,12 @@ class _Builder:
         self.seal(exit_b)
         self._start(exit_b)
 
+    def stmt_FunctionDef(self, node: ast.FunctionDef) -> None:
+        define(self, node.name, node)  # inlined where it is called (ssa_inline)
+
+    def stmt_Try(self, node: ast.Try) -> None:
+        build_try(self, node)  # ssa_try
+
     def stmt_Delete(self, node: ast.Delete) -> None:
         for target in node.targets:
             if not isinstance(target, ast.Subscript):
@@ -495,6 +542,8 @@ class _Builder:
             self.emit(ir.Call(ir.Const(cmarkers.delitem), [obj, key]), target)
 
     def stmt_Raise(self, node: ast.Raise) -> None:
+        if raise_caught(self, node):  # bare `raise` / `raise e` in an except block (ssa_try)
+            return
         exc, message = self._exception(node.exc, node)
         self._terminate(ir.Raise(exc, message, loc=self.parsed.loc(node)))
 
@@ -587,8 +636,8 @@ class _Builder:
         method = getattr(self, f"expr_{type(node).__name__}", None)
         if method is None:
             hint = _UNSUPPORTED_EXPR_HINTS.get(type(node), "rewrite it with supported syntax")
-            what = type(node).__name__
-            raise self.unsupported(node, f"{what} expressions are not supported", hint)
+            what = _EXPR_NAMES.get(type(node), f"{type(node).__name__} expressions")
+            raise self.unsupported(node, f"{what} are not supported", hint)
         return method(node)
 
     def expr_Constant(self, node: ast.Constant) -> ir.Value:
@@ -606,6 +655,12 @@ class _Builder:
         return self.name(node)
 
     def name(self, node: ast.Name) -> ir.Value:
+        if node.id in self.nested:
+            raise self.unsupported(
+                node,
+                f"the nested function `{node.id}` can only be called here",
+                "call it; to pass a function to another one, define it at module level",
+            )
         value: object
         if node.id in self.locals:
             value = self.read(node.id)
@@ -664,6 +719,9 @@ class _Builder:
         return self.emit(ir.UnaryOp(UNARYOPS[type(node.op)], operand), node)
 
     def expr_Compare(self, node: ast.Compare) -> ir.Value:
+        membership = range_membership(self, node)
+        if membership is not None:
+            return membership
         if len(node.ops) == 1:
             return self.emit(
                 ir.Compare(
@@ -868,11 +926,12 @@ class _Builder:
         return self.index(node)
 
     def expr_Call(self, node: ast.Call) -> ir.Value:
-        for arg in node.args:
-            if isinstance(arg, ast.Starred):
-                raise self.unsupported(
-                    arg, "`*args` in calls is not supported", "pass the arguments explicitly"
-                )
+        reduced = reduction(self, node)  # sum/any/all/min/max of an iterable (ssa_iteration)
+        if reduced is not None:
+            return reduced
+        inlined = inline_call(self, node)  # a nested function or lambda (ssa_inline)
+        if inlined is not None:
+            return inlined
         for kw in node.keywords:
             if kw.arg is None:
                 raise self.unsupported(
@@ -884,7 +943,12 @@ class _Builder:
         if listed is not None:
             return listed
         func = self.expr(node.func)
-        args = [self.expr(a) for a in node.args]
+        args = [
+            self.emit(ir.Call(ir.Const(spread), [self.expr(a.value)]), a)  # f(*t): starcall
+            if isinstance(a, ast.Starred)
+            else self.expr(a)
+            for a in node.args
+        ]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
         return self.emit(ir.Call(func, args, kwargs), node)
 
@@ -1052,6 +1116,9 @@ def _bound_check(fn: ir.Function, phi: ir.Value, flag: ir.Phi, loc: SourceLoc) -
     return ir.Call(ir.Const(check_bound), [flag, ir.Const(var)], name=fn.fresh_name("t"), loc=loc)
 
 
-def build_ssa(parsed: ParsedFunction) -> ir.Function:
-    """Build the untyped SSA IR of a parsed function (the `ssa` stage)."""
-    return _Builder(parsed).build()
+def build_ssa(parsed: ParsedFunction, arg_types: tuple | None = None) -> ir.Function:
+    """Build the untyped SSA IR of a parsed function (the `ssa` stage). `arg_types`, when
+    given, lets a loop over a tuple argument (`*args`) be unrolled (ssa_iteration)."""
+    builder = _Builder(parsed)
+    builder.arg_types = dict(zip(parsed.arg_names, arg_types or ()))
+    return builder.build()

@@ -34,12 +34,14 @@ from jitcore.lib.registry import (
     Operand,
     Resolved,
     call_kernel,
+    implicit_dispatcher,
     is_library_kernel,
     lookup_function,
     lookup_method,
     name_operation,
 )
 from jitcore.listinfer import ListInference, check_lists_typed, origin
+from jitcore.starcall import is_spread, resolve_spread_call
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
 CalleeResolver = Callable[[object, list[Operand], dict[str, Operand]], Resolved]
@@ -145,8 +147,8 @@ class _Inference:
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
             return self._infer_phi(instr)
-        if isinstance(instr, ir.Cast):
-            return instr.type
+        if isinstance(instr, ir.Cast | ir.ExcPending | ir.CaughtExc | ir.ExcMatch):
+            return instr.type  # typed when built (casts; `try`'s instructions, ssa_try)
         operands = instr.operands()
         types = [self.type_of(v) for v in operands]
         if any(t is None for t in types):
@@ -271,6 +273,8 @@ class _Inference:
                 return True
             return instr.attr in ("real", "imag") and self.is_weak(instr.obj)
         if isinstance(instr, ir.Call):
+            if is_spread(instr):  # `*t` in a call: the tuple's own
+                return self.origin_of(instr.args[0])
             if resolved.python_result is not None:  # a jitted callee's own return
                 weak_args = all(self.is_weak(v) for v in (*instr.args, *instr.kwargs.values()))
                 exact = weak_args or resolved.python_result_exact
@@ -327,7 +331,7 @@ class _Inference:
                     T.Tuple(tuple(cast(T.Type, self.type_of(i)) for i in items)),
                 )
             case ir.GetItem(obj=obj, index=index):
-                return operators.resolve_getitem(op(obj), op(index), instr.loc)
+                return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
                 return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
             case ir.GetAttr(obj=obj, attr=attr):
@@ -339,7 +343,24 @@ class _Inference:
                 return self.resolve_call(instr)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
 
+    def _index(self, obj: ir.Value, index: ir.Value) -> Operand:
+        """An index operand; `t[1:]` of a tuple with a slice of constants is a constant slice
+        (the tuple's items are picked at compile time)."""
+        if (
+            isinstance(self.type_of(obj), T.Tuple)
+            and isinstance(index, ir.Call)
+            and isinstance(index.func, ir.Const)
+            and index.func.value is slice
+            and all(isinstance(a, ir.Const) for a in index.args)
+        ):
+            parts = [cast(ir.Const, a).value for a in index.args]
+            if all(p is None or type(p) is int for p in parts):
+                return Operand(cast(T.Type, self.type_of(index)), slice(*parts))
+        return self.operand(index)
+
     def resolve_call(self, call: ir.Call) -> Resolved:
+        if any(is_spread(a) for a in call.args):  # f(*t): the tuple's items (starcall)
+            return resolve_spread_call(self, call)
         func_type = self.type_of(call.func)
         args = [self.operand(a) for a in call.args]
         kwargs = {k: self.operand(v) for k, v in call.kwargs.items()}
@@ -371,12 +392,21 @@ class _Inference:
         if is_library_kernel(obj) and not kwargs:
             return call_kernel(obj, [a.type for a in args])  # type: ignore[arg-type]
         rule = lookup_function(obj)
+        implicit = implicit_dispatcher(obj) if rule is None else None
+        if implicit is not None:  # a plain function of the user's: compiled too
+            try:
+                return self.resolve_callee(implicit, args, kwargs)
+            except JitError as err:
+                err.located(call.loc)
+                raise
         if rule is None:
             name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
             module = getattr(obj, "__module__", None)
             full = f"{module}.{name}" if module and module != "builtins" else name
             hint = (
-                "decorate it with @jit"
+                "it is marked jitcore.python_only; remove the mark to compile it"
+                if getattr(obj, "__jitcore_implicit__", True) is False
+                else "decorate it with @jit"
                 if callable(obj) and hasattr(obj, "__code__")
                 else "see the README's supported subset"
             )
@@ -497,6 +527,7 @@ class _Inference:
             if result is None:
                 result = t
             else:
+                _check_return_kinds(self.fn.name, result, t, block.terminator.loc)  # type: ignore[union-attr]
                 joined = unify(result, t)
                 if joined is None:
                     raise TypingError(
@@ -524,6 +555,34 @@ class _Inference:
                     tail,
                 )
             block.instrs.extend(tail)
+
+
+_KIND_NAMES = {"b": "a bool", "i": "an int", "u": "an int", "f": "a float", "c": "a complex"}
+
+
+def _check_return_kinds(name: str, a: T.Type, b: T.Type, loc: object) -> None:
+    """Python keeps each return's own type: an int on one path and a float on another cannot
+    become one compiled type without changing what Python returns."""
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        for x, y in zip(a.items, b.items):
+            _check_return_kinds(name, x, y, loc)
+        return
+    if not (isinstance(a, T.Scalar) and isinstance(b, T.Scalar)):
+        return
+    ka, kb = ("b" if a.is_bool else a.kind), ("b" if b.is_bool else b.kind)
+    kinds = {ka, kb}
+    # bool joined with int stays a join for now (tests/jitcore/e2e/test_memory_safety.py
+    # builds tuple casts with it); an int or bool meeting a float or complex is an error
+    if kinds <= {"b", "i", "u"} or kinds <= {"f", "c"}:
+        return
+    first, second = _KIND_NAMES[ka], _KIND_NAMES[kb]
+    raise TypingError(
+        f"{name} returns {first} ({a}) on one path and {second} ({b}) on another; Python "
+        "would return each as it is, so one compiled type would change the result",
+        loc=loc,  # type: ignore[arg-type]
+        hint="return the same kind of number on every path: write 0.0 instead of 0, or "
+        "convert with float(...) / int(...) / bool(...)",
+    )
 
 
 def _holds_opaque(t: T.Type) -> bool:

@@ -28,6 +28,7 @@ from jitcore.codegen.types import (
     NULL,
     PTR,
     alignment,
+    builtin_exceptions,
     declare_function,
     exception_slot,
     llvm_type,
@@ -307,6 +308,8 @@ class KernelGen:
                 b.ret(self.exception_descriptor(exc, msg))
             case ir.Reraise(call=call):
                 b.ret(self.statuses[call])
+            case ir.RaiseValue(value=v):
+                b.ret(self.value(v))
             case _:
                 raise InternalCompilerError(f"unknown terminator {term!r}")
 
@@ -486,6 +489,30 @@ def _call_failed(g: KernelGen, i: ir.CallFailed) -> ll.Value:
     return g.b.icmp_unsigned("!=", g.statuses[i.call], NULL, name=i.name)
 
 
+def _exc_raised(g: KernelGen, i: ir.ExcRaised) -> ll.Value:
+    return g.exception_descriptor(i.exc, i.message)
+
+
+def _call_status(g: KernelGen, i: ir.CallStatus) -> ll.Value:
+    return g.statuses[i.call]
+
+
+def _exc_match(g: KernelGen, i: ir.ExcMatch) -> ll.Value:
+    """Whether the descriptor's class is one of `classes` or a subclass: its class slot is
+    compared with those of every built-in exception class that qualifies."""
+    b = g.b
+    if any(c is BaseException for c in i.classes):
+        return ll.Constant(I1, 1)
+    gep = b.gep(g.value(i.value), [I32(0), I32(0)], source_etype=EXC_DESCRIPTOR)
+    slot = b.load(gep, typ=PTR)
+    result: ll.Value = ll.Constant(I1, 0)
+    for exc in builtin_exceptions():
+        if issubclass(exc, i.classes):
+            same = b.icmp_unsigned("==", slot, exception_slot(g.module, exc))
+            result = b.or_(result, same)
+    return result
+
+
 _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.BinOp: _binop,
     ir.Compare: _compare,
@@ -494,6 +521,9 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.Select: _select,
     ir.MakeTuple: _make_tuple,
     ir.NativeCall: KernelGen.native_call,
+    ir.ExcRaised: _exc_raised,
+    ir.CallStatus: _call_status,
+    ir.ExcMatch: _exc_match,
     ir.Intrinsic: _intrinsic,
     ir.Load: _load,
     ir.Store: _store,

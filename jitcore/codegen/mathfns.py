@@ -61,6 +61,7 @@ LIBM = frozenset(
         "hypot",
         "atan2",
         "cbrt",
+        "ldexp",  # (double, int32)
     }
 )
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})

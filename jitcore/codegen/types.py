@@ -9,6 +9,7 @@ memory (`memory_type`: bools take a byte, as in NumPy). Scalars are LLVM scalars
 from __future__ import annotations
 
 import builtins
+import functools
 
 from llvmlite import ir as ll
 
@@ -77,6 +78,20 @@ def declare_global(module: ll.Module, name: str, t: ll.Type) -> ll.GlobalVariabl
     if existing is not None:
         return existing
     return ll.GlobalVariable(module, t, name=name)
+
+
+@functools.cache
+def builtin_exceptions() -> tuple[type, ...]:
+    """The built-in exception classes whose `PyExc_<Name>` the Python library exports (what
+    compiled code can raise, and so what an `except` may have to recognize)."""
+    import ctypes
+
+    found = []
+    for name, obj in vars(builtins).items():
+        if isinstance(obj, type) and issubclass(obj, BaseException) and obj.__name__ == name:
+            if hasattr(ctypes.pythonapi, f"PyExc_{name}"):
+                found.append(obj)
+    return tuple(found)
 
 
 def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:

@@ -37,6 +37,11 @@ def clone_function(fn: ir.Function) -> ir.Function:
         fn.loc,
         fn.python_result,
     )
+    out.exc_regions = {  # `try` parts (ssa_try), on the copies
+        blocks[b]: (values.get(m, m) if m is not None else None)  # type: ignore[misc]
+        for b, m in fn.exc_regions.items()
+        if b in blocks
+    }
     return out
 
 

@@ -484,6 +484,58 @@ class ListOp(Instr):
     has_side_effects = True
 
 
+# --- exceptions caught by `try` (see `jitcore.ssa_try` and `jitcore.lower_try`) ------------
+
+
+@dataclass(eq=False, slots=True)
+class ExcPending(Instr):
+    """Typed IR: the condition of the branch that starts a protected part of a `try` body;
+    its false edge goes to the `try`'s dispatch block and carries the variables' values there.
+    `lower` replaces the branch by a jump and gives the dispatch block the real edges (from
+    each raise inside the part) instead."""
+
+    opcode = "excpending"
+    has_side_effects = True
+
+
+@dataclass(eq=False, slots=True)
+class CaughtExc(Instr):
+    """Typed IR: the exception a `try` dispatch block received (a descriptor pointer); `lower`
+    turns it into a phi over the raises that reach the block."""
+
+    opcode = "caughtexc"
+    has_side_effects = True
+
+
+@_ops("value")
+@dataclass(eq=False, slots=True)
+class ExcMatch(Instr):
+    """True if the exception `value` is an instance of one of `classes` (built-in exception
+    classes; `except (A, B)`)."""
+
+    value: Value
+    classes: tuple[type, ...] = ()
+    opcode = "excmatch"
+
+
+@dataclass(eq=False, slots=True)
+class ExcRaised(Instr):
+    """Low IR: the constant descriptor of `raise exc(message)`, when a `try` catches it."""
+
+    exc: type = BaseException
+    message: str = ""
+    opcode = "excraised"
+
+
+@_ops("call")
+@dataclass(eq=False, slots=True)
+class CallStatus(Instr):
+    """Low IR: the exception descriptor the kernel call `call` returned (after it failed)."""
+
+    call: NativeCall
+    opcode = "callstatus"
+
+
 # The instruction classes low IR is made of: what `codegen` accepts.
 LOW_IR: tuple[type[Instr], ...] = (
     BinOp,
@@ -512,6 +564,9 @@ LOW_IR: tuple[type[Instr], ...] = (
     ImagPart,
     MakeComplex,
     CallFailed,
+    ExcMatch,
+    ExcRaised,
+    CallStatus,
     ListOp,
 )
 
@@ -598,6 +653,22 @@ class Reraise(Terminator):
     call: NativeCall
 
 
+@dataclass(eq=False, slots=True)
+class RaiseValue(Terminator):
+    """Raise the exception `value` (a descriptor pointer a `try` caught): a bare `raise` in an
+    `except` block, or an exception no handler matched."""
+
+    value: Value
+    opcode = "raisevalue"
+
+    def operands(self) -> tuple[Value, ...]:
+        return (self.value,)
+
+    def replace_operand(self, old: Value, new: Value) -> None:
+        if self.value is old:
+            self.value = new
+
+
 # --- containers --------------------------------------------------------------------------
 
 
@@ -634,6 +705,9 @@ class Function:
     # NumPy scalar result as one (`np.float64`), and compiled callers type the call by it.
     python_result: object = True
     _names: dict[str, itertools.count] = field(default_factory=dict, repr=False)
+    # For `try` (`jitcore.ssa_try`): each block built by `ssa` -> the `ExcPending` marker of
+    # the protected part it belongs to (None outside every `try`). Empty without `try`.
+    exc_regions: dict[Block, Instr | None] = field(default_factory=dict, repr=False)
 
     @property
     def entry(self) -> Block:

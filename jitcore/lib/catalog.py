@@ -23,6 +23,7 @@ from jitcore.lib import (
     lists,
     mathlib,
     operators,
+    pyextras,
     reductions,
     ufuncs,
 )
@@ -30,7 +31,17 @@ from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, containers, lists, mathlib, operators, reductions, ufuncs)
+RULE_MODULES = (
+    arrays,
+    builtins,
+    containers,
+    lists,
+    mathlib,
+    operators,
+    pyextras,
+    reductions,
+    ufuncs,
+)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"

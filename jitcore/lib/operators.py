@@ -13,6 +13,7 @@ false except with `!=`.
 
 from __future__ import annotations
 
+import operator
 from typing import cast
 
 from jitcore.errors import SourceLoc, TypingError, UnsupportedError
@@ -546,7 +547,7 @@ def _resolve_identity(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolv
 
 def _resolve_tuple_compare(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) -> Resolved:
     if op not in {"eq", "ne"}:
-        raise TypingError("tuples can be compared only with == and !=", loc=loc)
+        return _resolve_tuple_order(op, ta, tb, loc)
     if len(ta.items) != len(tb.items):
         return Resolved((None, None), T.BOOL, const=op == "ne")
     rules = [
@@ -562,6 +563,42 @@ def _resolve_tuple_compare(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) ->
         return result if op == "eq" else b.not_(result)
 
     return Resolved((None, None), T.BOOL, lower)
+
+
+def _resolve_tuple_order(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) -> Resolved:
+    """`<`, `<=`, `>`, `>=` of tuples, as Python orders them: the first items that are not
+    equal decide; when one tuple is a prefix of the other, the lengths do."""
+    n = min(len(ta.items), len(tb.items))
+    pairs = list(zip(ta.items[:n], tb.items[:n]))
+    eqs = [resolve_compare("eq", Operand(x), Operand(y), loc) for x, y in pairs]
+    ords = [resolve_compare(op, Operand(x), Operand(y), loc) for x, y in pairs]
+    by_length = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge}[op](
+        len(ta.items), len(tb.items)
+    )
+
+    def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
+        result: ir.Value = ir.Const(by_length, type=T.BOOL)
+        for i in reversed(range(n)):
+            x, y = _item(b, args[0], i), _item(b, args[1], i)
+            if x is y:  # the same object: Python's tuple comparison takes it as equal (NaN)
+                continue
+            same = _apply(b, eqs[i], x, y)
+            result = b.select(same, result, _apply(b, ords[i], x, y))
+        return result
+
+    return Resolved((None, None), T.BOOL, lower)
+
+
+def _item(b: LowBuilder, tup: ir.Value, i: int) -> ir.Value:
+    """Item `i` of a tuple: the value it was built from, when it was built here."""
+    if isinstance(tup, ir.MakeTuple):
+        return tup.items[i]
+    return b.extract(tup, i)
+
+
+def _apply(b: LowBuilder, rule: Resolved, x: ir.Value, y: ir.Value) -> ir.Value:
+    x, y = b.cast(x, rule.args[0]), b.cast(y, rule.args[1])  # type: ignore[arg-type]
+    return rule.lower(b, [x, y], {})  # type: ignore[misc]
 
 
 # --- items and attributes -----------------------------------------------------------------
@@ -599,7 +636,11 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
     if not (isinstance(index.type, T.Scalar) and index.type.kind in "iub"):
         raise TypingError(f"tuple indices must be integers, not {index.type}", loc=loc)
     if n == 0:
-        raise TypingError("index into an empty tuple", loc=loc)
+        raise TypingError(
+            "index into an empty tuple",
+            loc=loc,
+            hint="a loop over `*args` needs at least one argument in compiled code",
+        )
     common = t.items[0]
     for item in t.items[1:]:
         joined = unify(common, item)

@@ -275,6 +275,25 @@ def set_kernel_dispatcher(make: KernelDispatcher) -> None:
     _kernel_dispatcher[:] = [make]
 
 
+_implicit_dispatcher: list[KernelDispatcher] = []
+
+
+def set_implicit_dispatcher(make: KernelDispatcher) -> None:
+    """Installed by the dispatcher module: the jitted function compiling a plain Python
+    function that compiled code calls (`jitcore.implicit`)."""
+    _implicit_dispatcher[:] = [make]
+
+
+def implicit_dispatcher(func: object) -> Any:
+    """The dispatcher compiling the plain function `func` implicitly, or None if `func` is not
+    one to compile (`jitcore.implicit.compiles_implicitly`)."""
+    from jitcore.implicit import compiles_implicitly
+
+    if not _implicit_dispatcher or not compiles_implicitly(func):
+        return None
+    return _implicit_dispatcher[0](func)  # type: ignore[arg-type]
+
+
 def kernel_dispatcher(kernel: Callable[..., object]) -> Any:
     """The dispatcher compiling library kernel `kernel` (one per kernel and process)."""
     assert _kernel_dispatcher, "jitcore.dispatcher installs the library-kernel dispatcher"

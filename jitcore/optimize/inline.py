@@ -54,7 +54,11 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             if overload is None or getattr(overload.record, "inline_ir", None) is None:
                 continue
             callee_ir = overload.record.inline_ir
-            if len(instr.args) != len(callee_ir.args) or _calls_itself(callee_ir, dispatcher):
+            if (
+                len(instr.args) != len(callee_ir.args)
+                or _calls_itself(callee_ir, dispatcher)
+                or callee_ir.exc_regions  # its `try` parts are its own (lower_try)
+            ):
                 continue
             return block, instr, callee_ir
     return None

@@ -11,7 +11,7 @@ def uses_with(path):  # noqa: ANN001, ANN201
 def uses_try(x):  # noqa: ANN001, ANN201
     try:  # line 12
         return 1 / x
-    except ZeroDivisionError:
+    except np.linalg.LinAlgError:  # line 14, col 11: not a built-in exception
         return 0.0
 
 

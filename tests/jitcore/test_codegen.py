@@ -93,6 +93,17 @@ def _native_call(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.native_call("other.kernel", [a[1]], T.I64))  # emits callfailed and reraise
 
 
+def _exceptions(b: LowBuilder, a: list[ir.Arg]) -> None:
+    """What a `try` lowers to: a failed call's descriptor, a raise's, and matching classes."""
+    result = b.native_call("other.kernel", [a[1]], T.I64)
+    call = next(i for _, i in b.fn.instructions() if isinstance(i, ir.NativeCall))
+    status = b.emit(ir.CallStatus(call, type=T.PTR))
+    raised = b.emit(ir.ExcRaised(ZeroDivisionError, "division by zero", type=T.PTR))
+    arithmetic = b.emit(ir.ExcMatch(raised, (ArithmeticError,), type=T.BOOL))
+    value = b.emit(ir.ExcMatch(status, (ValueError, KeyError), type=T.BOOL))
+    _finish(b, b.select(b.and_(arithmetic, value), result, i64(0)))
+
+
 def _intrinsic(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.intrinsic("sqrt", [a[2]], T.F64))
 
@@ -157,6 +168,11 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
     "extract": ((ir.Extract, ir.ExtractDynamic), _extract, ("alloca [2 x i64]",)),
     "complex": ((ir.MakeComplex, ir.RealPart, ir.ImagPart), _complex, ("insertvalue",)),
     "ncall": ((ir.NativeCall, ir.CallFailed), _native_call, ('call ptr @"other.kernel"',)),
+    "exceptions": (
+        (ir.CallStatus, ir.ExcRaised, ir.ExcMatch),
+        _exceptions,
+        ("PyExc_FloatingPointError", "PyExc_KeyError", "icmp eq ptr"),
+    ),
     "intrinsic": ((ir.Intrinsic,), _intrinsic, ('@"llvm.sqrt.f64"',)),
     "scalar": (
         (ir.BinOp, ir.UnaryOp, ir.Compare, ir.Select, ir.Cast, ir.Phi, ir.MakeTuple),

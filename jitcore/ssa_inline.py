@@ -1,0 +1,190 @@
+"""Part of stage `ssa`: nested `def` and `lambda` (closures that do not escape), inlined.
+
+`def g(y): ...` inside a jitted function, and `g = lambda y: ...`, bind `g` at compile time.
+Each call `g(a, b=c)` builds g's body in place: its parameters and locals get names of their
+own (so they never clobber the caller's variables), its free variables read the caller's
+variables as they are at the call (which is what a Python closure sees), and each `return`
+jumps to the end of the call with its value. Calling `(lambda x: ...)(v)` directly works too.
+
+A nested function used as a value (passed to another function, returned, stored) is an
+UnsupportedError: a closure cannot leave the function it was made in. Recursion of a nested
+function and `nonlocal` are not supported either.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jitcore.ir import nodes as ir
+
+if TYPE_CHECKING:
+    from jitcore.ssa import _Builder
+
+Nested = ast.FunctionDef | ast.Lambda
+
+
+@dataclass
+class _Frame:
+    result: str
+    join: ir.Block
+
+
+def define(b: _Builder, name: str, node: Nested) -> None:
+    """Bind `name` to a nested function at compile time."""
+    args = node.args
+    if args.vararg or args.kwarg or args.posonlyargs:
+        raise b.unsupported(
+            node,
+            "nested functions with *args, **kwargs or positional-only parameters are not "
+            "supported",
+            "give the nested function plain parameters",
+        )
+    if isinstance(node, ast.FunctionDef) and node.decorator_list:
+        raise b.unsupported(
+            node.decorator_list[0],
+            "decorated nested functions are not supported",
+            "define the function at module level",
+        )
+    b.nested[name] = node
+
+
+def assign_lambda(b: _Builder, node: ast.Assign) -> bool:
+    """`g = lambda ...`: bind `g` to the lambda (True), or False for other assignments."""
+    if (
+        isinstance(node.value, ast.Lambda)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+    ):
+        define(b, node.targets[0].id, node.value)
+        return True
+    return False
+
+
+def call(b: _Builder, node: ast.Call) -> ir.Value | None:
+    """Inline a call of a nested function; None if `node` calls something else."""
+    func = node.func
+    if isinstance(func, ast.Lambda):
+        define(b, "<lambda>", func)
+        target: Nested = func
+        name = "<lambda>"
+    elif isinstance(func, ast.Name) and func.id in b.nested:
+        target, name = b.nested[func.id], func.id
+    else:
+        return None
+    if name in b.inlining:
+        raise b.unsupported(
+            node,
+            f"the nested function `{name}` calls itself",
+            "define a recursive function at module level",
+        )
+    values = _bind_arguments(b, node, target, name)
+    renames = {p: b.hidden_var(f"{name}.{p}") for p in _locals_of(target)}
+    for param, value in values.items():
+        b.write(renames[param], value)
+    b.locals |= set(renames.values())
+    body = _Renamer(renames).visit(copy.deepcopy(target))
+    b.inlining.append(name)
+    try:
+        if isinstance(body, ast.Lambda):
+            return b.expr(body.body)
+        return _inline_body(b, body, name, node)
+    finally:
+        b.inlining.pop()
+
+
+def _bind_arguments(b: _Builder, node: ast.Call, target: Nested, name: str) -> dict:
+    args = target.args
+    params = [a.arg for a in args.args]
+    kwonly = [a.arg for a in args.kwonlyargs]
+    if any(isinstance(a, ast.Starred) for a in node.args) or any(
+        kw.arg is None for kw in node.keywords
+    ):
+        raise b.unsupported(node, "`*args` in calls is not supported", "pass the arguments")
+    if len(node.args) > len(params):
+        raise b.unsupported(
+            node,
+            f"`{name}` takes {len(params)} positional arguments, {len(node.args)} given",
+            "pass as many arguments as the function takes",
+        )
+    values: dict[str, ir.Value] = {}
+    for param, arg in zip(params, node.args):
+        values[param] = b.expr(arg)
+    for kw in node.keywords:
+        if kw.arg not in params and kw.arg not in kwonly or kw.arg in values:
+            raise b.unsupported(
+                kw.value,
+                f"`{name}` got an unexpected or repeated argument `{kw.arg}`",
+                "check the parameter names",
+            )
+        values[kw.arg] = b.expr(kw.value)  # type: ignore[index]
+    defaults = dict(zip(params[len(params) - len(args.defaults) :], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
+    for param in [*params, *kwonly]:
+        if param not in values:
+            if param not in defaults:
+                raise b.unsupported(
+                    node,
+                    f"`{name}` is missing the argument `{param}`",
+                    "pass every parameter without a default",
+                )
+            values[param] = b.expr(defaults[param])
+    return values
+
+
+def _locals_of(target: Nested) -> set[str]:
+    """Parameters and the names the function assigns: Python's local names of `target`."""
+    names = {a.arg for a in (*target.args.args, *target.args.kwonlyargs)}
+    body = target.body if isinstance(target.body, list) else [target.body]
+    for stmt in body:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                names.add(node.id)
+            if isinstance(node, ast.Nonlocal | ast.Global):
+                names.difference_update(node.names)
+    return names
+
+
+class _Renamer(ast.NodeTransformer):
+    """Renames the nested function's locals, not the names nested lambdas bind themselves."""
+
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id in self.renames:
+            node.id = self.renames[node.id]
+        return node
+
+    def visit_arg(self, node: ast.arg) -> ast.arg:
+        return node
+
+
+def _inline_body(b: _Builder, fn: ast.FunctionDef, name: str, call: ast.Call) -> ir.Value:
+    loc = b.parsed.loc(call)
+    frame = _Frame(b.hidden_var(f"{name}.result"), b._new_block("inlined"))
+    saved_loops, saved_finals = b.loops, b.tries.finals
+    b.loops, b.tries.finals = [], []
+    b.frames.append(frame)
+    try:
+        b.body(fn.body)
+        b.write(frame.result, ir.Const(None))  # falling off the end returns None
+        b._jump(frame.join, loc)
+    finally:
+        b.frames.pop()
+        b.loops, b.tries.finals = saved_loops, saved_finals
+    b.seal(frame.join)
+    b._start(frame.join)
+    return b.read(frame.result)
+
+
+def return_from_inlined(b: _Builder, value: ir.Value, node: ast.Return) -> bool:
+    """`return` inside an inlined nested function: jump to the end of its call (True)."""
+    if not b.frames:
+        return False
+    frame = b.frames[-1]
+    b.write(frame.result, value)
+    b._jump(frame.join, b.parsed.loc(node))
+    return True
