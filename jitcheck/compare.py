@@ -4,8 +4,8 @@ Python is the reference. A compiled call agrees when it raised an exception of t
 or returned an equal value: ints and bools exactly; floats within a tolerance in ULPs (NaN
 equals NaN, -0.0 equals 0.0); complex numbers part by part; NumPy scalars of the same dtype
 (Python's numbers count as int64, float64, complex128 and bool); arrays in shape, dtype and
-every element; tuples item by item. Arguments are compared after the call too, because kernels
-write into their input arrays.
+every element; tuples and lists item by item. Arguments are compared after the call too,
+because kernels write into their input arrays.
 
 Two documented typing rules of jitcore (README, "Types") are not differences, and the value
 is still compared: a number may come back promoted to float64 or complex128 (a variable
@@ -144,7 +144,7 @@ def show(value: Any) -> str:
 
 def out_of_domain_result(value: Any) -> str | None:
     """Why Python's `value` cannot be a compiled result (an int beyond int64), or None."""
-    if isinstance(value, tuple):
+    if isinstance(value, tuple | list):
         for item in value:
             reason = out_of_domain_result(item)
             if reason is not None:
@@ -190,7 +190,7 @@ def unchecked_exempt(python: Outcome) -> bool:
 
 def has_nonfinite(value: Any) -> bool:
     """True if a float or complex anywhere in `value` is NaN or infinite."""
-    if isinstance(value, tuple):
+    if isinstance(value, tuple | list):
         return any(has_nonfinite(v) for v in value)
     if isinstance(value, np.ndarray):
         return value.dtype.kind in "fc" and not bool(np.isfinite(value).all())
@@ -264,7 +264,7 @@ def first_difference(
         if dtypes[0] != dtypes[1]:
             detail = f"dtype {dtypes[0]} != {dtypes[1]}"
             return Difference(path, show(python), show(compiled), detail)
-    if kind == "tuple":
+    if kind in ("tuple", "list"):  # a list item by item, as a tuple
         return _tuple_difference(python, compiled, tol, path)
     if kind == "dict":
         return _dict_difference(python, compiled, tol, path)
@@ -358,6 +358,8 @@ def _kind(value: Any) -> str:
         return "array"
     if isinstance(value, tuple):
         return "tuple"
+    if isinstance(value, list):
+        return "list"
     if value is None:
         return "None"
     return type(value).__name__

@@ -22,6 +22,7 @@ from jitcore.options import ExecutionMode, JitOptions
 from jitcore.parallel import get_num_threads, prange, set_num_threads
 from jitcore.runner import Runner, RunResult, run
 from jitcore.state import Module, Variable
+from jitcore.vectorize import vectorize
 
 __version__ = "0.1.0"
 
@@ -48,4 +49,5 @@ __all__ = [
     "run",
     "set_num_threads",
     "supported",
+    "vectorize",
 ]

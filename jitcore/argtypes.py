@@ -36,7 +36,7 @@ _NP_SCALARS: dict[type, T.Scalar] = {
     np.complex128: T.C128,
 }
 SUPPORTED_ARGUMENTS = (
-    "int, float, bool, complex, None, str, NumPy scalars and arrays, tuples of these, "
+    "int, float, bool, complex, None, str, NumPy scalars and arrays, tuples and lists of these, "
     "and dicts and sets of these (each holding one key type and one value type)"
 )
 
@@ -54,6 +54,8 @@ def typeof(value: object, name: str = "argument") -> T.Type:
         return T.STR
     if type(value) is dict or type(value) is set:
         return _container_type(value, name)  # type: ignore[arg-type]
+    if type(value) is list:
+        return _list_type(value, name)
     raise TypeError(
         f"argument `{name}` has unsupported type {type(value).__name__}; "
         f"jitcore supports {SUPPORTED_ARGUMENTS}"
@@ -104,6 +106,37 @@ def _array_type(a: np.ndarray, name: str) -> T.Array:
     return T.Array(T.from_dtype(dtype), a.ndim, layout)
 
 
+def _list_type(items: list, name: str) -> T.List:
+    """A Python list argument: every item of one type (arrays of one dtype and ndim may differ
+    in layout: the list holds them as layout A). Copied into a native list on each call."""
+    if not items:
+        raise TypeError(
+            f"argument `{name}` is an empty list, whose item type jitcore cannot tell; "
+            "pass a non-empty list, or create the list inside the function"
+        )
+    first = typeof(items[0], f"{name}[0]")
+    for i, item in enumerate(items):
+        t = (
+            first
+            if type(item) is type(items[0]) and not isinstance(first, T.Array | T.Tuple | T.List)
+            else typeof(item, f"{name}[{i}]")
+        )
+        if t == first:
+            continue
+        if (
+            isinstance(t, T.Array)
+            and isinstance(first, T.Array)
+            and (t.dtype, t.ndim) == (first.dtype, first.ndim)
+        ):
+            first = T.Array(first.dtype, first.ndim, "A")
+            continue
+        raise TypeError(
+            f"argument `{name}` is a list of mixed types ({first} at 0, {t} at {i}); "
+            "jitcore compiles lists whose items have one type"
+        )
+    return T.List(first)
+
+
 def layout_of(a: np.ndarray) -> Literal["C", "F", "A", "readonly"]:
     flags = a.flags
     if not flags.writeable:
@@ -122,6 +155,8 @@ def type_key(value: object) -> object:
         return (tuple, *map(type_key, value))  # type: ignore[call-overload]
     if t is np.ndarray:
         return (t, value.dtype, value.ndim, layout_of(value))  # type: ignore[attr-defined, arg-type]
+    if t is list:
+        return _list_key(value)  # type: ignore[arg-type]
     if t is dict or t is set:
         # the item types decide the specialization: a full scan (the copy-in is O(n) anyway);
         # an unsupported one gets a key no signature has, and typeof explains
@@ -130,6 +165,15 @@ def type_key(value: object) -> object:
         except TypeError:
             return (t, None)
     return t
+
+
+def _list_key(items: list) -> object:
+    """A list's key names its item type, which takes a look at every item (the list is copied
+    in anyway); a list `typeof` refuses gets a key of its own that never compiles."""
+    try:
+        return (list, typeof(items))
+    except TypeError:
+        return (list, None)
 
 
 _TYPE_NAMES: dict[type, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}

@@ -542,6 +542,8 @@ def _arg_check(key: object):  # noqa: ANN202
 
     if isinstance(key, tuple) and key[0] is tuple:
         return ArgCheck("tuple", id(tuple), items=tuple(_arg_check(k) for k in key[1:]))
+    if isinstance(key, tuple) and key[0] is list:
+        return ArgCheck("type", 0)  # never matches: lists come back to the Python-level lookup
     if isinstance(key, tuple) and key[0] is np.ndarray:
         return ArgCheck("array", id(np.ndarray), type_num=key[1].num, ndim=key[2], layout=key[3])
     return ArgCheck("type", id(key))

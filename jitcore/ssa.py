@@ -21,6 +21,7 @@ from typing import cast
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
+from jitcore.ir.listmarkers import list_literal
 from jitcore.ir.markers import (
     MISSING,
     check_bound,
@@ -86,9 +87,7 @@ _UNSUPPORTED_STMT_HINTS = {
 _UNSUPPORTED_EXPR_HINTS = {
     ast.Lambda: "call the lambda, or bind it to a name and call that; to pass a function to "
     "another one, define it at module level",
-    ast.ListComp: "allocate an array with np.empty and fill it in a loop",
     ast.GeneratorExp: "use one directly inside sum(), any(), all(), min() or max(), or a loop",
-    ast.List: "use a tuple, or a NumPy array",
     ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
     ast.YieldFrom: "jitcore compiles functions, not generators",
@@ -477,14 +476,18 @@ class _Builder:
 
     def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
         """`for x in seq`: an index loop over `len(seq)`. For a tuple, indexing with the loop
-        counter converts the items to one type (typeinfer), which is how Python numbers mix."""
+        counter converts the items to one type (typeinfer), which is how Python numbers mix.
+        The length is read in the loop's header, as Python's iterator does: a list appended to
+        in the loop is walked to its new end (`licm` hoists the length of anything else)."""
         iterable = self.emit(ir.Call(ir.Const(cmarkers.iterate), [iterable]), node.iter)
-        length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
         self._counted_loop(
             node,
             ir.Const(0, weak=True),
             ir.Const(1, weak=True),
-            test=lambda i: self.emit(ir.Compare("lt", i, length), node.iter),
+            test=lambda i: self.emit(
+                ir.Compare("lt", i, self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)),
+                node.iter,
+            ),
             item=lambda i: self.emit(ir.GetItem(iterable, i), node.iter),
         )
 
@@ -794,6 +797,51 @@ class _Builder:
             return ir.Const(tuple(cast(ir.Const, i).value for i in items))
         return self.emit(ir.MakeTuple(items), node)
 
+    def expr_List(self, node: ast.List) -> ir.Value:
+        """`[a, b]`: a typed list (`jitcore.lib.lists`)."""
+        if any(isinstance(e, ast.Starred) for e in node.elts):
+            raise self.unsupported(
+                node, "`*items` in list displays is not supported", "append the items in a loop"
+            )
+        items = [self.expr(e) for e in node.elts]
+        return self.emit(ir.Call(ir.Const(list_literal), items), node, "list")
+
+    def expr_ListComp(self, node: ast.ListComp) -> ir.Value:
+        """`[elt for x in xs if c ...]`: an empty list and nested loops that append to it. The
+        comprehension's own variables are renamed, so they do not leak (Python 3 scoping)."""
+        var = self.hidden_var("listcomp")
+        self.locals.add(var)
+        self.write(var, self.emit(ir.Call(ir.Const(list_literal), []), node, "list"))
+        body, names = _comprehension_loops(node, var)
+        self.locals.update(names)
+        self.stmt(body)
+        return self.read(var)
+
+    def _list_of_range(self, node: ast.Call) -> ir.Value | None:
+        """`list(range(...))` as the comprehension `[i for i in range(...)]`."""
+        if not (
+            isinstance(node.func, ast.Name)
+            and node.func.id not in self.locals
+            and self.parsed.env.lookup(node.func.id) is list
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            return None
+        arg = node.args[0]
+        if not (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id not in self.locals
+            and self.parsed.env.lookup(arg.func.id) is range
+        ):
+            return None
+        target = ast.Name(id="$i", ctx=ast.Store())
+        comp = ast.ListComp(
+            elt=ast.Name(id="$i", ctx=ast.Load()),
+            generators=[ast.comprehension(target=target, iter=arg, ifs=[], is_async=0)],
+        )
+        return self.expr_ListComp(ast.copy_location(comp, node))
+
     def expr_Subscript(self, node: ast.Subscript) -> ir.Value:
         return self.emit(ir.GetItem(self.expr(node.value), self.index(node.slice)), node)
 
@@ -891,6 +939,9 @@ class _Builder:
                     "`**kwargs` in calls is not supported",
                     "pass the keyword arguments explicitly",
                 )
+        listed = self._list_of_range(node)
+        if listed is not None:
+            return listed
         func = self.expr(node.func)
         args = [
             self.emit(ir.Call(ir.Const(spread), [self.expr(a.value)]), a)  # f(*t): starcall
@@ -915,6 +966,41 @@ class _Renamer(ast.NodeTransformer):
         if node.id in self.renames:
             return ast.copy_location(ast.Name(id=self.renames[node.id], ctx=node.ctx), node)
         return node
+
+
+def _comprehension_loops(node: ast.ListComp, var: str) -> tuple[ast.stmt, set[str]]:
+    """The statements a list comprehension means: `for` per generator, `if` per condition, and
+    `var.append(elt)` innermost; the targets get hidden names (`$c1.x`)."""
+    renames: dict[str, str] = {}
+    loops: list[tuple[ast.comprehension, ast.expr]] = []
+    for k, gen in enumerate(node.generators):
+        if gen.is_async:
+            raise UnsupportedError(
+                "async comprehensions are not supported", hint="use a plain `for`"
+            )
+        iterable = _Renamer(renames).apply(gen.iter) if k else gen.iter  # the first: outer scope
+        for target in ast.walk(gen.target):
+            if isinstance(target, ast.Name):
+                renames[target.id] = f"{var}.{target.id}"
+        loops.append((gen, iterable))
+    append = ast.Expr(
+        ast.Call(
+            func=ast.Attribute(ast.Name(id=var, ctx=ast.Load()), "append", ast.Load()),
+            args=[_Renamer(renames).apply(node.elt)],
+            keywords=[],
+        )
+    )
+    inner: ast.stmt = append
+    for gen, iterable in reversed(loops):
+        for cond in reversed(gen.ifs):
+            inner = ast.If(test=_Renamer(renames).apply(cond), body=[inner], orelse=[])
+        inner = ast.For(
+            target=_Renamer(renames).apply(gen.target), iter=iterable, body=[inner], orelse=[]
+        )
+    for n in ast.walk(inner):
+        if not hasattr(n, "lineno") and isinstance(n, ast.expr | ast.stmt):
+            ast.copy_location(n, node)
+    return inner, set(renames.values())
 
 
 def _is_namespace(obj: object) -> bool:

@@ -41,6 +41,7 @@ from jitcore.lib.registry import (
     lookup_method,
     name_operation,
 )
+from jitcore.listinfer import ListInference, check_lists_typed, origin
 from jitcore.starcall import is_spread, resolve_spread_call
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
@@ -90,6 +91,7 @@ class _Inference:
         # them (`Resolved.refines`); `refining` is set when one changed in this round.
         self.refined: dict[ir.Instr, T.Type] = {}
         self.refining = False
+        self.lists = ListInference()  # the item types of `[]` and other list literals
 
     # --- operands -------------------------------------------------------------------------
 
@@ -127,7 +129,7 @@ class _Inference:
             for block in order:
                 for instr in block.instrs:
                     before = self.origin.get(instr)
-                    new = self.infer(instr)
+                    new = self.lists.observe(instr, self.infer(instr), self.operand)
                     if new is not None and new != instr.type:
                         instr.type = new
                         changed = True
@@ -136,6 +138,7 @@ class _Inference:
                     changed = changed or self.origin.get(instr) != before
             changed = changed or self.refining
             self.refining = False
+            changed = self.lists.take_changed() or changed
         return all(
             instr.type is not None and not isinstance(instr.type, T.Bottom)
             for block in order
@@ -153,7 +156,10 @@ class _Inference:
             return None
         if any(isinstance(t, T.Bottom) for t in types):
             return T.BOTTOM
-        resolved = name_operation(instr, self.resolve(instr), self.operand)
+        try:
+            resolved = name_operation(instr, self.resolve(instr), self.operand)
+        except JitError as err:  # a rule's error belongs at the instruction that used it
+            raise err.located(instr.loc) from err.__cause__
         if resolved is not None and resolved.refines is not None:
             self._refine(_container_operand(instr), resolved.refines)
         if resolved is not None and instr in self.refined:
@@ -243,6 +249,9 @@ class _Inference:
             return _const_origin(resolved.const)
         if resolved.origin is not None:
             return cast(Origin, resolved.origin)
+        on_lists = origin(instr, resolved)
+        if on_lists is not None:
+            return on_lists
         if not isinstance(resolved.ret, T.Scalar | T.Tuple):
             return False
         if isinstance(instr, ir.MakeTuple):
@@ -597,6 +606,8 @@ _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 
 
 def _arg_origin(t: T.Type | None) -> Origin:
+    if isinstance(t, T.List):  # a list of Python numbers holds Python numbers
+        return t.item in _WEAK_ARG_TYPES
     if isinstance(t, T.Tuple):
         return tuple(_arg_origin(i) for i in t.items)
     return t in _WEAK_ARG_TYPES
@@ -679,6 +690,7 @@ def infer_types(
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
     _check_containers_typed(fn)
+    check_lists_typed(fn)
     for _, instr in fn.instructions():
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)

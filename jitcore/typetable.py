@@ -40,6 +40,7 @@ def key_words(key: tuple[object, ...]) -> tuple[int, ...] | None:
     words: list[int] = []
     for item in key:
         if isinstance(item, tuple):
+            # a list's key holds its item type, which the trampoline does not look at
             if item[0] is not np.ndarray or item[3] not in LAYOUT_CODES:
                 return None
             _, dtype, ndim, layout = item

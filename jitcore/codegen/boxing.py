@@ -16,6 +16,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from jitcore.codegen import pyobjects
+from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
@@ -84,15 +85,16 @@ def emit_python_entry(
     args_ptr = entry_fn.args[1]
     values = []
     objects = []
+    returns_arrays = T.contains_array(fn.return_type)
     for i, arg in enumerate(fn.args):
         obj = b.load(b.gep(args_ptr, [I64(i)], source_etype=PTR), typ=PTR)
         objects.append(obj)
-        values.append(_unbox(b, api, obj, arg.type, fail))  # type: ignore[arg-type]
+        values.append(_unbox(b, api, obj, arg.type, fail, returns_arrays))  # type: ignore[arg-type]
     # An array argument that may come back inside the result (also one inside a tuple
     # argument) gets a runtime block that keeps its Python object alive; otherwise arguments
     # are borrowed (null block), which is free.
     wrapped: list[ll.Value] = []
-    if T.contains_array(fn.return_type):
+    if returns_arrays:
         for i, arg in enumerate(fn.args):
             arg_t = arg.type
             assert arg_t is not None
@@ -112,6 +114,9 @@ def emit_python_entry(
     release = declare_function(module, nrt.RELEASE, VOID, [PTR])
     for block in wrapped:
         nrt.emit_decref(b, block, release)
+    for value, arg in zip(values, fn.args):  # the lists copied in for this call
+        if isinstance(arg.type, T.List):
+            emit_refcount(b, module, value, arg.type, increment=False)
     raised = entry_fn.append_basic_block("raised")
     ok = entry_fn.append_basic_block("ok")
     b.cbranch(b.icmp_unsigned("!=", status, NULL), raised, ok)
@@ -225,7 +230,9 @@ def _check_error(
         b.position_at_end(cont)
 
 
-def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block) -> ll.Value:
+def _unbox(
+    b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block, wrap: bool = False
+) -> ll.Value:
     if isinstance(t, T.Scalar):
         if t.is_bool:
             truth = b.call(api.PyObject_IsTrue, [obj])
@@ -252,12 +259,15 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
         agg = ll.Constant(llvm_type(t), ll.Undefined)
         for i, item_t in enumerate(t.items):
             item = b.call(api.PyTuple_GetItem, [obj, I64(i)])
-            agg = b.insert_value(agg, _unbox(b, api, item, item_t, fail), i)
+            agg = b.insert_value(agg, _unbox(b, api, item, item_t, fail, wrap), i)
         return agg
     if isinstance(t, T.NoneType):
         return ll.Constant(I8, 0)
     if isinstance(t, T.Array):
         return _unbox_array(b, obj, t)
+    if isinstance(t, T.List):
+        item_t = t.item
+        return unbox_list(b, obj, t, lambda o, f: _unbox_item(b, api, o, item_t, f, wrap), fail)
     if isinstance(t, T.Str):
         return pyobjects.unbox_str(b, obj, fail)
     if isinstance(t, T.Dict | T.Set):
@@ -265,6 +275,18 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
             b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
         )
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
+
+
+def _unbox_item(
+    b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block, wrap: bool
+) -> ll.Value:
+    """An item of a list argument: as any argument, but an array item that may come back
+    inside the result gets a runtime block keeping it alive (the list holds it)."""
+    value = _unbox(b, api, obj, t, fail, wrap)
+    if wrap and T.contains_array(t) and not isinstance(t, T.List):
+        blocks: list[ll.Value] = []
+        value = _wrap_arrays(b, api, obj, value, t, blocks)
+    return value
 
 
 # Results of these types are NumPy scalars in Python (np.float32(...)), not Python numbers.
@@ -320,6 +342,9 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
         return tup
     if isinstance(t, T.Array):
         return _box_array(b, api, v, t)
+    if isinstance(t, T.List):
+        item_t, item_python = t.item, python
+        return box_list(b, v, t, lambda item: _box(b, api, item, item_t, item_python))
     if isinstance(t, T.Str):
         return pyobjects.box_str(b, v)
     if isinstance(t, T.Dict | T.Set):

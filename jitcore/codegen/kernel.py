@@ -16,7 +16,8 @@ from typing import Any, cast
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import rtdicts, rtstrings
+from jitcore.codegen import rtstrings
+from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -26,7 +27,6 @@ from jitcore.codegen.types import (
     I64,
     NULL,
     PTR,
-    VOID,
     alignment,
     builtin_exceptions,
     declare_function,
@@ -274,20 +274,9 @@ class KernelGen:
     # --- runtime --------------------------------------------------------------------------
 
     def refcount(self, value: ll.Value, t: T.Type, increment: bool) -> None:
-        """Incref or decref the block of every array inside `value` (an array, or a tuple)."""
-        b = self.b
-        if isinstance(t, T.Array):
-            block = b.extract_value(value, 0)
-            if increment:
-                nrt.emit_incref(b, block)
-            else:
-                nrt.emit_decref(b, block, declare_function(self.module, nrt.RELEASE, VOID, [PTR]))
-        elif isinstance(t, T.Tuple):
-            for i, item in enumerate(t.items):
-                if T.contains_array(item):
-                    self.refcount(b.extract_value(value, i), item, increment)
-        elif T.contains_array(t):  # strings, dicts, sets and their views
-            rtdicts.emit_ref(b, value, t, increment)
+        """Incref or decref the runtime block of every array, list, string, dict or set inside
+        `value` (one of those, or a tuple of them)."""
+        emit_refcount(self.b, self.module, value, t, increment)
 
     def native_call(self, call: ir.NativeCall) -> ll.Value:
         b = self.b
@@ -492,6 +481,10 @@ def _make_complex(g: KernelGen, i: ir.MakeComplex) -> ll.Value:
     return g.b.insert_value(agg, g.value(i.imag), 1, name=i.name)
 
 
+def _list_op(g: KernelGen, i: ir.ListOp) -> ll.Value:
+    return emit_list_op(g.b, g.module, i, [g.value(a) for a in i.args])
+
+
 def _call_failed(g: KernelGen, i: ir.CallFailed) -> ll.Value:
     return g.b.icmp_unsigned("!=", g.statuses[i.call], NULL, name=i.name)
 
@@ -549,6 +542,7 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.ImagPart: _imag,
     ir.MakeComplex: _make_complex,
     ir.CallFailed: _call_failed,
+    ir.ListOp: _list_op,
 }
 
 

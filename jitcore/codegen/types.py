@@ -45,6 +45,8 @@ def llvm_type(t: T.Type) -> ll.Type:
         return PTR  # strings, dicts and sets: their runtime block (see `codegen.containers`)
     if isinstance(t, T.View):
         return ll.LiteralStructType([PTR, I64])  # the container, its length when made
+    if isinstance(t, T.List):
+        return PTR  # its runtime block (see `codegen.lists`)
     if isinstance(t, T.NoneType | T.Opaque):
         return I8
     raise InternalCompilerError(f"no LLVM type for {t}")

@@ -62,6 +62,12 @@ def unify(a: T.Type, b: T.Type) -> T.Type | None:
             return T.Tuple(tuple(items))  # type: ignore[arg-type]
     if isinstance(a, T.Dict | T.Set) and type(a) is type(b):
         return _unify_container(a, b)
+    if isinstance(a, T.List) and isinstance(b, T.List):
+        # an empty `[]` (bottom items) joins the typed list it becomes; lists of different
+        # item types are different objects in memory, so nothing else joins
+        if isinstance(a.item, T.Bottom) or isinstance(b.item, T.Bottom):
+            return b if isinstance(a.item, T.Bottom) else a
+        return None
     if (
         isinstance(a, T.Array)
         and isinstance(b, T.Array)

@@ -22,6 +22,7 @@ import importlib
 import types
 from collections.abc import Mapping
 
+from jitcore.ir import listmarkers
 from jitcore.ir.containers import MARKERS as CONTAINER_MARKERS
 from jitcore.ir.markers import MARKERS
 
@@ -84,5 +85,5 @@ def _alias(module: str) -> str:
 
 _MARKERS: dict[str, object] = {
     getattr(m, "__jitcore_builtin__"): m  # noqa: B009
-    for m in (*MARKERS, *CONTAINER_MARKERS)
+    for m in (*MARKERS, *CONTAINER_MARKERS, *listmarkers.MARKERS)
 }

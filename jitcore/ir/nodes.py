@@ -465,6 +465,25 @@ class CallFailed(Instr):
     opcode = "callfailed"
 
 
+LIST_OPS = ("new", "len", "get", "set", "append", "reserve", "pop", "insert", "truncate")
+
+
+@_ops("args")
+@dataclass(eq=False, slots=True)
+class ListOp(Instr):
+    """Low IR: one step on a typed list's memory (`jitcore.codegen.lists`), by name:
+    `new cap` (an empty list with room for `cap` items, or null without memory), `len l`,
+    `get l i` (item `i`, in range, with a reference of its own), `set l i v`, `append l v`,
+    `reserve l n`, `insert l i v` (each True, or False without memory), `pop l i` (removes
+    item `i` and hands its reference over), `truncate l n` (drops the items from `n` on).
+    Checks (indices, memory) are the branches `lower` wrote around it."""
+
+    op: str
+    args: list[Value]
+    opcode = "listop"
+    has_side_effects = True
+
+
 # --- exceptions caught by `try` (see `jitcore.ssa_try` and `jitcore.lower_try`) ------------
 
 
@@ -548,6 +567,7 @@ LOW_IR: tuple[type[Instr], ...] = (
     ExcMatch,
     ExcRaised,
     CallStatus,
+    ListOp,
 )
 
 

@@ -108,7 +108,7 @@ def _tokenize(line: str) -> list[_Token]:
 
 
 TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
-TYPE_WORDS |= {"str", "dict", "set", "view"}
+TYPE_WORDS |= {"str", "dict", "set", "view", "list"}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 
@@ -521,6 +521,10 @@ class _Parser:
         self.expect("(")
         if word == "tuple":
             return T.Tuple(tuple(self.sequence(")", self.type)))
+        if word == "list":
+            item = self.type()
+            self.expect(")")
+            return T.List(item)
         if word == "slice":
             items = tuple(self.sequence(")", self.type))
             return T.Slice(cast(tuple[T.Type, T.Type, T.Type], items))

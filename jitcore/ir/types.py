@@ -168,6 +168,21 @@ class Opaque(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class List(Type):
+    """A typed homogeneous list (reference counted, growable; `jitcore.lib.lists`). `item` is
+    bottom while an empty `[]` waits for the appends that give its item type."""
+
+    item: Type
+
+    @property
+    def name(self) -> str:
+        return f"list({self.item.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
 class Str(Type):
     """An immutable string (UTF-8 bytes with their code point count), reference counted."""
 
@@ -281,9 +296,9 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
 
 
 def contains_array(t: Type | None) -> bool:
-    """True for values whose memory is reference counted: arrays, strings, dicts, sets (and
-    their iteration views), and tuples holding any of these."""
-    if isinstance(t, Array | Str | Dict | Set | View):
+    """True for values whose memory is reference counted: arrays, lists, strings, dicts, sets
+    (and their iteration views), and tuples holding any of these."""
+    if isinstance(t, Array | List | Str | Dict | Set | View):
         return True
     if isinstance(t, Tuple):
         return any(contains_array(i) for i in t.items)
@@ -311,6 +326,8 @@ def parse_type(text: str) -> Type:
     for head, make in _CONTAINERS.items():
         if text.startswith(head + "(") and text.endswith(")"):
             return make(split_top_level(text[len(head) + 1 : -1]))
+    if text.startswith("list(") and text.endswith(")"):
+        return List(parse_type(text[len("list(") : -1]))
     if text.startswith("tuple(") and text.endswith(")"):
         inner = text[len("tuple(") : -1]
         return Tuple(tuple(parse_type(part) for part in split_top_level(inner)))

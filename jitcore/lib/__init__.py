@@ -7,10 +7,13 @@ level, in these layers (a module may use any layer below its own):
     catalog                          imports every rule module; the listing and README tables
     builtins  mathlib                builtins, math and cmath functions
     operators                        Python operators; dispatches array operands upwards to...
+    npufuncs  npstats                more ufuncs and np.round; statistics and array algorithms
     ufuncs                           elementwise NumPy operations and functions
-    reductions                       reductions, scans, dot/matmul (kernels in npkernels)
+    npsort                           sorting, searching, median and quantiles
+    reductions                       reductions along axes, dot/matmul (kernels in npkernels)
     arrays                           indexing, views, attributes, creation, assignment
-    npkernels                        library kernels written in Python, compiled by jitcore
+    nprows                           axes moved last and viewed as 2-D rows for the kernels
+    npstatsk  npsortk  npkernels     library kernels written in Python, compiled by jitcore
     loops                            the elementwise loop engine (Recipe, elementwise)
     layout  scalar  containers       array struct fields and addressing; scalar emitters;
                                      strings, dicts and sets (runtime helper calls)

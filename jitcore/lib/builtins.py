@@ -17,7 +17,7 @@ from jitcore.ir.markers import (
     range_item,
     range_more,
 )
-from jitcore.lib import arrays, containers, operators, scalar, ufuncs
+from jitcore.lib import arrays, containers, lists, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
 
@@ -161,7 +161,7 @@ describe(
 # --- len, abs, min, max -------------------------------------------------------------------
 
 
-@register_function(len, params="x: tuple | array | str | dict | set")
+@register_function(len, params="x: tuple | array | list | str | dict | set")
 def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("len", kwargs)
     if len(args) != 1:
@@ -171,6 +171,8 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return constant(len(t.items), T.I64)
     if isinstance(t, T.Array):
         return arrays.resolve_len(args[0])
+    if isinstance(t, T.List):
+        return lists.resolve_len(args[0])
     if containers.is_runtime_type(t):
         return containers.resolve_len(args[0])
     raise TypingError(f"object of type {t} has no len()")
@@ -222,6 +224,8 @@ def _min_max(name: str, op: str):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         _no_kwargs(name, kwargs)
+        if len(args) == 1 and isinstance(args[0].type, T.List):
+            return lists.resolve_extreme(name, args)
         if len(args) == 1 and isinstance(args[0].type, T.Tuple):
             items = args[0].type.items
             if not items:
@@ -272,7 +276,7 @@ def _fold_extreme(b: LowBuilder, op: str, vals: list[ir.Value]) -> ir.Value:
     return result
 
 
-_MIN_MAX_PARAMS = "a: real, b: real, *rest: real; items: tuple"
+_MIN_MAX_PARAMS = "a: real, b: real, *rest: real; items: tuple | list"
 _MIN_MAX_NOTES = "mixed int and float arguments are promoted: `min(1, 2.5)` is `1.0`"
 register_function(max, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("max", "gt"))
 register_function(min, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("min", "lt"))

@@ -20,7 +20,12 @@ from jitcore.lib import (
     arrays,
     builtins,
     containers,
+    lists,
     mathlib,
+    nplinalg,
+    npsort,
+    npstats,
+    npufuncs,
     operators,
     pyextras,
     reductions,
@@ -30,7 +35,21 @@ from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, containers, mathlib, operators, pyextras, reductions, ufuncs)
+RULE_MODULES = (
+    arrays,
+    builtins,
+    containers,
+    lists,
+    mathlib,
+    operators,
+    pyextras,
+    reductions,
+    ufuncs,
+    npsort,
+    npstats,
+    npufuncs,
+    nplinalg,
+)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"
@@ -66,8 +85,23 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: reductions and products",
-        "Whole array, or `axis=` for 2-D arrays. The kernels are written in Python "
-        "(`jitcore/lib/npkernels.py`) and compiled by jitcore itself.",
+        "Whole array, or `axis=` (an int or a tuple) on any ndim, with `keepdims=`. The "
+        "kernels are written in Python (`jitcore/lib/npkernels.py`) and compiled by jitcore "
+        "itself.",
+    ),
+    (
+        "NumPy: sorting and searching",
+        "Along one axis (`axis=-1` by default, `None` flattens) of any ndim; NaN sorts last, as "
+        "in NumPy. Kernels in `jitcore/lib/npsortk.py`.",
+    ),
+    (
+        "NumPy: statistics and array algorithms",
+        "`axis=` takes an int or a tuple on any ndim, `keepdims=` as NumPy. Kernels in "
+        "`jitcore/lib/npstatsk.py`.",
+    ),
+    (
+        "NumPy: linear algebra",
+        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
     ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
@@ -78,6 +112,14 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "update arrays in place (same-kind casting, as NumPy) and rebind everything else.",
     ),
 )
+
+
+# Rule modules listed in a section of their own.
+_MODULE_SECTIONS = {
+    "npsort": "NumPy: sorting and searching",
+    "npstats": "NumPy: statistics and array algorithms",
+    "nplinalg": "NumPy: linear algebra",
+}
 
 
 def section_of(entry: Entry) -> str:
@@ -97,6 +139,8 @@ def section_of(entry: Entry) -> str:
             return "NumPy: reductions and products"
         if module == "arrays":
             return "NumPy: array creation"
+        if module in _MODULE_SECTIONS:
+            return _MODULE_SECTIONS[module]
         return "NumPy: elementwise functions"
     return "Builtins"
 

@@ -233,9 +233,15 @@ def dot_vm(v, m, out):  # noqa: ANN001, ANN201
     return out
 
 
+BLOCK_K = 128
+BLOCK_J = 256
+
+
 @_lib
 def dot_mm(a, b, out):  # noqa: ANN001, ANN201
-    """i-k-j order: the inner loop runs along rows of b and out, unit stride, vectorizable."""
+    """i-k-j order, blocked: a panel of BLOCK_K rows by BLOCK_J columns of b (256 KiB of
+    float64) stays in cache while every row of a streams past it; the inner loop runs along
+    rows of b and out, unit stride, vectorized."""
     n, m = a.shape
     if b.shape[0] != m:
         raise ValueError("shapes not aligned for dot")
@@ -243,10 +249,36 @@ def dot_mm(a, b, out):  # noqa: ANN001, ANN201
     for i in range(n):
         for j in range(p):
             out[i, j] = out.dtype.type(0)
-        for k in range(m):
-            aik = a[i, k]
-            for j in range(p):
-                out[i, j] += aik * b[k, j]
+    for k0 in range(0, m, BLOCK_K):
+        k1 = min(k0 + BLOCK_K, m)
+        for j0 in range(0, p, BLOCK_J):
+            j1 = min(j0 + BLOCK_J, p)
+            width = j1 - j0
+            top = n - n % 4
+            for i in range(0, top, 4):  # four rows of out per pass over the panel
+                r0 = out[i, j0:j1]  # views indexed from 0: no negative-index wrapping
+                r1 = out[i + 1, j0:j1]
+                r2 = out[i + 2, j0:j1]
+                r3 = out[i + 3, j0:j1]
+                for k in range(k0, k1):
+                    a0 = a[i, k]
+                    a1 = a[i + 1, k]
+                    a2 = a[i + 2, k]
+                    a3 = a[i + 3, k]
+                    brow = b[k, j0:j1]
+                    for j in range(width):
+                        bj = brow[j]
+                        r0[j] += a0 * bj
+                        r1[j] += a1 * bj
+                        r2[j] += a2 * bj
+                        r3[j] += a3 * bj
+            for i in range(top, n):
+                row = out[i, j0:j1]
+                for k in range(k0, k1):
+                    aik = a[i, k]
+                    brow = b[k, j0:j1]
+                    for j in range(width):
+                        row[j] += aik * brow[j]
     return out
 
 
@@ -285,4 +317,23 @@ def argreduce_rows(a, out, op):  # noqa: ANN001, ANN201
             out[i] = argmin_flat(a[i])
         else:
             out[i] = argmax_flat(a[i])
+    return out
+
+
+@_lib
+def var_ddof(a, ddof):  # noqa: ANN001, ANN201
+    """NumPy's var with ddof: the squared deviations' pairwise sum over max(n - ddof, 0)."""
+    n = a.shape[0]
+    mean = np.divide(sum_flat(a), n)
+    dev = a - mean
+    dev *= dev
+    return np.divide(sum_flat(dev), max(n - ddof, 0))
+
+
+@_lib
+def var_rows(a, out, ddof, root):  # noqa: ANN001, ANN201
+    """var (or std, `root`) of each row of a 2-D C array with ddof."""
+    for i in range(a.shape[0]):
+        v = var_ddof(a[i], ddof)
+        out[i] = np.sqrt(v) if root else v
     return out

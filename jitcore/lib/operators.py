@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, containers, scalar, ufuncs
+from jitcore.lib import arrays, containers, lists, scalar, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -67,6 +67,13 @@ def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
 
 
 def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    if isinstance(a.type, T.List) or isinstance(b.type, T.List):
+        on_lists = lists.resolve_binop(op, a, b)
+        if on_lists is None:
+            raise TypingError(
+                f"unsupported operand types for {op}: {a.type} and {b.type}", loc=loc
+            )
+        return on_lists
     if op.startswith("i") and op[1:] in ARITH | BITWISE | {"matmul"}:
         inplace = resolve_inplace(op[1:], a, b, loc)
         if inplace is not None:
@@ -332,6 +339,8 @@ def _tuple_concat(a: T.Tuple, bt: T.Tuple) -> Resolved:
 
 def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
     t = x.type
+    if op in {"truth", "not"} and isinstance(t, T.List):
+        return lists.resolve_truth(x, op == "not")
     if op in {"truth", "not"}:
         return Resolved(
             (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")
@@ -392,6 +401,11 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     ta, tb = a.type, b.type
     if op in {"is", "isnot"}:
         return _resolve_identity(op, a, b, loc)
+    if isinstance(ta, T.List) or isinstance(tb, T.List):
+        on_lists = lists.resolve_compare(op, a, b)
+        if on_lists is None:
+            raise TypingError(f"cannot compare {ta} and {tb} with {op}", loc=loc)
+        return on_lists
     if op in {"in", "notin"}:
         return _resolve_contains(op, a, b, loc)
     if containers.is_runtime_type(ta) or containers.is_runtime_type(tb):
@@ -596,6 +610,8 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
         return _tuple_getitem(t, index, loc)
     if isinstance(t, T.Array):
         return arrays.resolve_getitem(obj, index, loc)
+    if isinstance(t, T.List):
+        return lists.resolve_getitem(obj, index)
     if containers.is_runtime_type(t):
         return containers.resolve_getitem(obj, index)
     raise TypingError(f"{t} is not subscriptable", loc=loc)
@@ -660,6 +676,8 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
 def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(obj.type, T.Array):
         return arrays.resolve_setitem(obj, index, value, loc)
+    if isinstance(obj.type, T.List):
+        return lists.resolve_setitem(obj, index, value)
     if containers.is_runtime_type(obj.type):
         return containers.resolve_setitem(obj, index, value)
     raise TypingError(

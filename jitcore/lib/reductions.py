@@ -16,6 +16,15 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib import npkernels
 from jitcore.lib.loops import elementwise
+from jitcore.lib.nprows import (
+    axes_arg,
+    const_flag,
+    is_none,
+    reduced_type,
+    rows,
+    take_args,
+    unrows_reduced,
+)
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -62,23 +71,6 @@ def _array_arg(args: list[Operand], what: str) -> T.Array:
     return args[0].type
 
 
-def _axis(args: list[Operand], kwargs: dict[str, Operand], position: int, ndim: int) -> int | None:
-    op = kwargs.get("axis", args[position] if len(args) > position else None)
-    if op is None or (op.is_const and op.const is None):
-        return None
-    if not (op.is_const and isinstance(op.const, int)):
-        raise TypingError("axis must be a constant integer", hint="write axis=0 or axis=1")
-    axis = op.const
-    if not -ndim <= axis < ndim:
-        raise TypingError(f"axis {axis} is out of bounds for an array of dimension {ndim}")
-    axis %= ndim
-    if ndim != 1 and ndim != 2:
-        raise TypingError(
-            "axis= is supported for 1-D and 2-D arrays", hint="reduce the whole array"
-        )
-    return None if ndim == 1 else axis
-
-
 _ROW_OPS = {
     "sum": 0,
     "prod": 1,
@@ -91,69 +83,103 @@ _ROW_OPS = {
     "std": 8,
 }
 
+# The parameters after the array, by reduction (NumPy's order).
+_PARAMS = {
+    "sum": ["axis", "dtype", "out", "keepdims"],
+    "prod": ["axis", "dtype", "out", "keepdims"],
+    "mean": ["axis", "dtype", "out", "keepdims"],
+    "var": ["axis", "dtype", "out", "ddof", "keepdims"],
+    "std": ["axis", "dtype", "out", "ddof", "keepdims"],
+    "argmin": ["axis", "out", "keepdims"],
+    "argmax": ["axis", "out", "keepdims"],
+}
+_DEFAULT_PARAMS = ["axis", "out", "keepdims"]
+
 
 def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
-    """A reduction whose whole-array form calls `kernel` on a flat view."""
+    """A reduction: the whole-array form calls `kernel` on a flat view; `axis=` (an int or a
+    tuple, any ndim), `keepdims=` and `ddof=` reduce rows of the array brought to 2-D
+    (`nprows`)."""
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = _array_arg(args, f"np.{name}")
-        kwargs = dict(kwargs)
-        axis = _axis(args, kwargs, 1, t.ndim)
-        kwargs.pop("axis", None)
-        if kwargs:
-            raise TypingError(f"np.{name}: unsupported keyword arguments {sorted(kwargs)}")
+        ops = take_args(args, kwargs, _PARAMS.get(name, _DEFAULT_PARAMS), f"np.{name}")
+        for unsupported in ("dtype", "out"):
+            if not is_none(ops.get(unsupported)):
+                raise TypingError(f"np.{name}: {unsupported}= is not supported")
+        axes = axes_arg(ops.get("axis"), t.ndim, f"np.{name}")
+        axis_op = ops.get("axis")
+        if name.startswith("arg") and axis_op is not None and isinstance(axis_op.const, tuple):
+            raise TypingError(f"np.{name}: axis must be an integer, not a tuple")
+        keepdims = const_flag(ops.get("keepdims"), "keepdims")
+        ddof = ops.get("ddof")
+        if ddof is not None and not (isinstance(ddof.type, T.Scalar) and ddof.type.kind in "iub"):
+            raise TypingError(f"np.{name}: ddof must be an integer")
         acc = {"sum": sum_dtype, "same": lambda d: d, "mean": mean_dtype, "bool": lambda d: d}[
             result
         ](t.dtype)
+        if axes is not None or keepdims or ddof is not None:
+            return _axis_reduction(name, t, acc, axes, keepdims, args, kwargs)
         kern = kernel
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
-        if axis is not None:
-            return _axis_reduction(name, t, acc, axis)
         resolved = _call(kern, [T.Array(acc, 1, "C")])
         out = resolved.ret
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             return resolved.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
 
-        return Resolved((None,) * len(args), out, lower, kwargs={"axis": None})
+        return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
     return rule
 
 
-def _axis_reduction(name: str, t: T.Array, acc: T.Scalar, axis: int) -> Resolved:
-    if name not in _ROW_OPS and name not in {"argmin", "argmax"}:
-        raise TypingError(f"np.{name} with axis= is not supported", hint="reduce the whole array")
+def _axis_reduction(
+    name: str,
+    t: T.Array,
+    acc: T.Scalar,
+    axes: list[int] | None,
+    keepdims: bool,
+    args: list[Operand],
+    kwargs: dict[str, Operand],
+) -> Resolved:
     out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
     rows_t = T.Array(acc, 2, "C")
     out_t = T.Array(out_dtype, 1, "C")
+    params = _PARAMS.get(name, _DEFAULT_PARAMS)
     if name.startswith("arg"):
         resolved = _call("argreduce_rows", [rows_t, out_t, T.I64])
         op = 0 if name == "argmin" else 1
+    elif name in {"var", "std"}:
+        resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
+        op = 0
     else:
         resolved = _call("reduce_rows", [rows_t, out_t, T.I64])
         op = _ROW_OPS[name]
-
     empty_error = _EMPTY_REDUCTION.get(name)
+    ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        a = v[0]
+        r = rows(b, v[0], axes, acc)
         if empty_error is not None:  # no identity: an empty reduced axis is an error in NumPy,
             # even when there is nothing to reduce (no rows)
-            length = A.shape_of(b, a, axis)
-            b.raise_if(b.cmp("eq", length, i64(0)), ValueError, empty_error)
-        if axis == 0:  # reduce columns: rows of the transpose
-            shapes = A.shapes_of(b, a)
-            strides = A.strides_of(b, a)
-            a = A.make_view(
-                b, a, T.Array(t.dtype, 2, "A"), A.data_of(b, a), shapes[::-1], strides[::-1]
-            )
-        rows = A.allocate(b, acc, A.shapes_of(b, a), "C")
-        elementwise(b, [a], acc, lambda bb, xs: xs[0], out=rows)
-        out = A.allocate(b, out_dtype, [A.shape_of(b, rows, 0)], "C")
-        return resolved.lower(b, [rows, out, i64(op)], {})  # type: ignore[misc]
+            b.raise_if(b.cmp("eq", r.length, i64(0)), ValueError, empty_error)
+        out = A.allocate(b, out_dtype, [r.count], "C")
+        if ddof_at > 0:
+            ddof = kw.get("ddof") or (v[ddof_at] if len(v) > ddof_at else None)
+            ddof_v = i64(0) if ddof is None else b.cast(ddof, T.I64)
+            extra = [ddof_v, ir.Const(name == "std", type=T.BOOL)]
+        else:
+            extra = [i64(op)]
+        resolved.lower(b, [r.rows, out, *extra], {})  # type: ignore[misc]
+        return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
 
-    return Resolved((None, None), out_t, lower, kwargs={"axis": None})
+    return Resolved(
+        (None,) * len(args),
+        reduced_type(out_dtype, t.ndim, axes, keepdims),
+        lower,
+        kwargs=dict.fromkeys(kwargs),
+    )
 
 
 # NumPy's errors for reductions without an identity over an empty axis.
@@ -186,43 +212,30 @@ REDUCTIONS = {
     "all": ("all_flat", "bool"),
 }
 
+
+def _params_text(name: str, *, method: bool = False) -> str:
+    head = "" if method else "a: array, "
+    extra = ", ddof?: int" if name in {"var", "std"} else ""
+    return f"{head}axis?: axis | tuple | None, *, keepdims?: bool{extra}"
+
+
 for _name, (_kernel, _result) in REDUCTIONS.items():
     _rule = _reduction(_name.lstrip("a") if _name in {"amin", "amax"} else _name, _kernel, _result)
     _notes = _REDUCTION_NOTES.get(_name, "")
     if hasattr(np, _name):
         register_function(
             getattr(np, _name),
-            params="a: array, axis?: axis",
+            params=_params_text(_name),
             notes=_notes,
             listed_as=f"np.{_name}",
         )(_rule)
     if _name not in {"amin", "amax"}:
-        register_method(T.Array, _name, params="axis?: axis", notes=_notes)(_rule)
+        register_method(T.Array, _name, params=_params_text(_name, method=True), notes=_notes)(
+            _rule
+        )
 
 
-def _scan(name: str, kernel: str):  # noqa: ANN202
-    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-        t = _array_arg(args, f"np.{name}")
-        if len(args) > 1 or kwargs:
-            raise TypingError(f"np.{name} supports only the whole-array form (axis=None)")
-        acc = sum_dtype(t.dtype)
-        in_t, out_t = T.Array(acc, 1, "C"), T.Array(acc, 1, "C")
-        resolved = _call(kernel, [in_t, out_t])
-
-        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            source = flat(b, v[0], acc)
-            out = A.allocate(b, acc, [A.shape_of(b, source, 0)], "C")
-            return resolved.lower(b, [source, out], {})  # type: ignore[misc]
-
-        return Resolved((None,), out_t, lower)
-
-    return rule
-
-
-for _name, _kernel in (("cumsum", "cumsum_flat"), ("cumprod", "cumprod_flat")):
-    _notes = "whole array only (no `axis=`)"
-    register_function(getattr(np, _name), params="a: array", notes=_notes)(_scan(_name, _kernel))
-    register_method(T.Array, _name, notes=_notes)(_scan(_name, _kernel))
+# cumsum and cumprod (with axis=) are in `npstats`.
 
 
 _DOT_NOTES = "1-D and 2-D operands (1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D)"

@@ -328,6 +328,7 @@ ARG_KINDS: dict[str, str] = {
     "axis": "a constant int",
     "order": "the constant `'C'` or `'F'`",
     "tuple": "a tuple",
+    "list": "a typed list (items of one type)",
     "const": "a compile-time constant",
     "str": "a string",
     "dict": "a typed dict (keys of one type, values of one type)",
@@ -384,7 +385,13 @@ class Entry:
 
 
 _ENTRIES: dict[str, Entry] = {}
-_RECEIVERS: dict[type, str] = {T.Array: "ndarray", T.Dict: "dict", T.Set: "set", T.Str: "str"}
+_RECEIVERS: dict[type, str] = {
+    T.Array: "ndarray",
+    T.List: "list",
+    T.Dict: "dict",
+    T.Set: "set",
+    T.Str: "str",
+}
 # Modules whose functions are listed under a prefix (the spelling the README uses).
 _LISTED_MODULES = {"builtins": "", "math": "math.", "cmath": "cmath.", "numpy": "np."}
 

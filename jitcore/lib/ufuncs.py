@@ -533,14 +533,16 @@ def resolve_ufunc_call(name: str, args: list[Operand], kwargs: dict[str, Operand
     return resolved
 
 
-@register_function(np.where, params="condition: real | array, x: real | array, y: real | array")
+@register_function(
+    np.where,
+    params="condition: real | array, x: real | array, y: real | array; condition: array",
+)
 def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) == 1 and not kwargs and isinstance(args[0].type, T.Array):
+        from jitcore.lib import npsort  # np.where(condition) is np.nonzero(condition)
+
+        return npsort.nonzero_rule(args, kwargs)
     if len(args) != 3 or kwargs:
-        if len(args) == 1:
-            raise TypingError(
-                "np.where(condition) with one argument is not supported",
-                hint="use np.where(condition, x, y)",
-            )
         return None
     out = T.from_dtype(np.result_type(*[_result_operand(o) for o in args[1:]]))  # type: ignore[arg-type]
     result = _result_type(args, out)

@@ -53,5 +53,5 @@ def _invariant(instr: ir.Instr, defined_inside: set[ir.Instr]) -> bool:
     if isinstance(instr, ir.GetAttr) and isinstance(instr.obj.type, T.Array):
         return instr.attr in _ARRAY_FIELDS
     if isinstance(instr, ir.Call) and isinstance(instr.func, ir.Const) and instr.func.value is len:
-        return True
+        return not isinstance(instr.args[0].type, T.List)  # a list's length may change
     return is_removable(instr)

@@ -16,12 +16,12 @@ def uses_try(x):  # noqa: ANN001, ANN201
 
 
 def uses_list(n):  # noqa: ANN001, ANN201
-    xs = [n, n + 1]  # line 19, col 9
+    xs = [*(n, n + 1)]  # line 19, col 9
     return xs
 
 
 def uses_comprehension(n):  # noqa: ANN001, ANN201
-    return sum([i for i in range(n)])  # line 24, col 15
+    return sum([*range(n)])  # line 24, col 15
 
 
 def uses_string(n):  # noqa: ANN001, ANN201
@@ -59,7 +59,7 @@ def unbound_local(n):  # noqa: ANN001, ANN201
 class Holder:
     def method(self, x):  # noqa: ANN001, ANN201
         def nested(y):  # noqa: ANN001, ANN202
-            return [y]  # line 62, col 19
+            return [*y]  # line 62, col 19
 
         return nested(x)
 

@@ -125,6 +125,21 @@ def _scalar_ops(b: LowBuilder, a: list[ir.Arg]) -> None:
 
 
 # Each case: the classes it covers, how to build it, what its LLVM text must contain.
+def _list_ops(b: LowBuilder, a: list[ir.Arg]) -> None:
+    i64 = T.I64
+    lst = b.emit(ir.ListOp("new", [ir.Const(4, type=i64)], type=T.List(T.F64)))
+    x = a[2]
+    zero = ir.Const(0, type=i64)
+    b.emit(ir.ListOp("append", [lst, x], type=T.BOOL))
+    b.emit(ir.ListOp("reserve", [lst, ir.Const(8, type=i64)], type=T.BOOL))
+    b.emit(ir.ListOp("insert", [lst, zero, x], type=T.BOOL))
+    b.emit(ir.ListOp("set", [lst, zero, x], type=T.NONE))
+    b.emit(ir.ListOp("get", [lst, zero], type=T.F64))
+    b.emit(ir.ListOp("pop", [lst, zero], type=T.F64))
+    b.emit(ir.ListOp("truncate", [lst, zero], type=T.NONE))
+    _finish(b, b.emit(ir.ListOp("len", [lst], type=i64)))
+
+
 CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
     "load": ((ir.Load,), _load, ("load double",)),
     "store": ((ir.Store,), _store, ("zext i1", "store i8")),
@@ -144,6 +159,11 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         (ir.Incref, ir.Decref),
         _refcounts,
         ('@"jitcore_rt_release"', "atomicrmw add", "atomicrmw sub"),  # counts shared by threads
+    ),
+    "listop": (
+        (ir.ListOp,),
+        _list_ops,
+        ('@"jitcore.list.append.f64"', '@"jitcore.list.reserve.f64"'),
     ),
     "extract": ((ir.Extract, ir.ExtractDynamic), _extract, ("alloca [2 x i64]",)),
     "complex": ((ir.MakeComplex, ir.RealPart, ir.ImagPart), _complex, ("insertvalue",)),

@@ -86,8 +86,8 @@ def test_auto_mode_falls_back_and_warns_once_with_the_reason() -> None:
 
 def test_auto_mode_falls_back_for_unsupported_argument_types() -> None:
     f = jit(add)
-    with pytest.warns(JitFallbackWarning, match="argument `a` has unsupported type list"):
-        assert f([1], [2]) == [1, 2]
+    with pytest.warns(JitFallbackWarning, match="argument `a` is a list of mixed types"):
+        assert f([1, 2.5], [2]) == [1, 2.5, 2]
 
 
 def test_disable_jit_environment_variable(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,258 @@
+"""List operations written in Python and compiled by jitcore itself (library kernels).
+
+`jitcore.lib.lists` implements the raw steps of a list (`append`, `pop`, item access, growth)
+in low IR; everything built from them lives here as ordinary Python over typed lists: copying,
+slicing, searching, comparing, concatenating, sorting and the builtins `sum`, `min`, `max`.
+Each is compiled once per item type, the first time a function uses it.
+"""
+
+from __future__ import annotations
+
+from jitcore.ir.listmarkers import list_reserve
+from jitcore.lib.registry import library_kernel as _lib
+
+# The largest number of items a list may hold (`sys.maxsize` bytes of 8-byte slots, as CPython).
+MAX_ITEMS = (1 << 63) // 8 - 1
+INSERTION_RUN = 16  # sort: runs this short are sorted by insertion before merging
+
+
+@_lib
+def list_copy(lst):  # noqa: ANN001, ANN201
+    n = len(lst)
+    out = []
+    list_reserve(out, n)
+    for i in range(n):
+        out.append(lst[i])
+    return out
+
+
+@_lib
+def list_from(seq):  # noqa: ANN001, ANN201
+    """`list(seq)` of a tuple, an array (over its first axis) or a list."""
+    n = len(seq)
+    out = []
+    list_reserve(out, n)
+    for i in range(n):
+        out.append(seq[i])
+    return out
+
+
+@_lib
+def list_slice(lst, start, count, step):  # noqa: ANN001, ANN201
+    """`lst[start:stop:step]` once `slice.indices` gave start, count and step."""
+    out = []
+    list_reserve(out, count)
+    i = start
+    for _ in range(count):
+        out.append(lst[i])
+        i += step
+    return out
+
+
+@_lib
+def list_extend(lst, other):  # noqa: ANN001, ANN201
+    """`lst.extend(other)`: `other`'s length is read first, so `lst.extend(lst)` doubles."""
+    n = len(other)
+    list_reserve(lst, len(lst) + n)
+    for i in range(n):
+        lst.append(other[i])
+    return lst
+
+
+@_lib
+def list_concat(a, b):  # noqa: ANN001, ANN201
+    out = []
+    list_reserve(out, len(a) + len(b))
+    for i in range(len(a)):
+        out.append(a[i])
+    for i in range(len(b)):
+        out.append(b[i])
+    return out
+
+
+@_lib
+def list_repeat(lst, times):  # noqa: ANN001, ANN201
+    """`lst * times`: empty for `times <= 0`; MemoryError when the size does not fit."""
+    out = []
+    n = len(lst)
+    if times <= 0 or n == 0:
+        return out
+    if times > MAX_ITEMS // n:
+        raise MemoryError("")
+    list_reserve(out, n * times)
+    for _ in range(times):
+        for i in range(n):
+            out.append(lst[i])
+    return out
+
+
+@_lib
+def list_irepeat(lst, times):  # noqa: ANN001, ANN201
+    """`lst *= times` in place."""
+    n = len(lst)
+    if times <= 0:
+        lst.clear()
+        return lst
+    if n > 0 and times > MAX_ITEMS // n:
+        raise MemoryError("")
+    list_reserve(lst, n * times)
+    for _ in range(times - 1):
+        for i in range(n):
+            lst.append(lst[i])
+    return lst
+
+
+@_lib
+def list_index(lst, x, start, stop):  # noqa: ANN001, ANN201
+    """`lst.index(x, start, stop)` with Python's clamping of start and stop."""
+    n = len(lst)
+    if start < 0:
+        start = max(start + n, 0)
+    if stop < 0:
+        stop = max(stop + n, 0)
+    stop = min(stop, n)
+    for i in range(start, stop):
+        if lst[i] == x:
+            return i
+    raise ValueError("list.index(x): x not in list")
+
+
+@_lib
+def list_count(lst, x):  # noqa: ANN001, ANN201
+    c = 0
+    for i in range(len(lst)):
+        if lst[i] == x:
+            c += 1
+    return c
+
+
+@_lib
+def list_contains(lst, x):  # noqa: ANN001, ANN201
+    for i in range(len(lst)):
+        if lst[i] == x:
+            return True
+    return False
+
+
+@_lib
+def list_remove(lst, x):  # noqa: ANN001, ANN201
+    for i in range(len(lst)):
+        if lst[i] == x:
+            lst.pop(i)
+            return
+    raise ValueError("list.remove(x): x not in list")
+
+
+@_lib
+def list_reverse(lst):  # noqa: ANN001, ANN201
+    i = 0
+    j = len(lst) - 1
+    while i < j:
+        a = lst[i]
+        lst[i] = lst[j]
+        lst[j] = a
+        i += 1
+        j -= 1
+
+
+@_lib
+def list_eq(a, b):  # noqa: ANN001, ANN201
+    if len(a) != len(b):
+        return False
+    for i in range(len(a)):
+        if not (a[i] == b[i]):
+            return False
+    return True
+
+
+@_lib
+def list_sum(lst, start):  # noqa: ANN001, ANN201
+    """`sum(lst, start)`: left to right from `start`, as Python adds."""
+    s = start
+    for i in range(len(lst)):
+        s = s + lst[i]
+    return s
+
+
+@_lib
+def list_min(lst):  # noqa: ANN001, ANN201
+    """Python's `min`: the first of the smallest (a later item replaces it only if `<`)."""
+    n = len(lst)
+    if n == 0:
+        raise ValueError("min() arg is an empty sequence")
+    m = lst[0]
+    for i in range(1, n):
+        x = lst[i]
+        if x < m:
+            m = x
+    return m
+
+
+@_lib
+def list_max(lst):  # noqa: ANN001, ANN201
+    n = len(lst)
+    if n == 0:
+        raise ValueError("max() arg is an empty sequence")
+    m = lst[0]
+    for i in range(1, n):
+        x = lst[i]
+        if x > m:
+            m = x
+    return m
+
+
+@_lib
+def _before(x, y, reverse):  # noqa: ANN001, ANN201
+    """Whether `x` must come before `y` in a stable sort (only `<` is used, as Python)."""
+    if reverse:
+        return y < x
+    return x < y
+
+
+@_lib
+def list_sort(lst, reverse):  # noqa: ANN001, ANN201
+    """A stable merge sort in place: insertion-sorted runs of 16, merged bottom-up through a
+    scratch list. Equal items keep their order, also with `reverse=True`, as in Python."""
+    n = len(lst)
+    for lo in range(0, n, INSERTION_RUN):
+        hi = min(lo + INSERTION_RUN, n)
+        for i in range(lo + 1, hi):
+            x = lst[i]
+            j = i
+            while j > lo and _before(x, lst[j - 1], reverse):
+                lst[j] = lst[j - 1]
+                j -= 1
+            lst[j] = x
+    if n <= INSERTION_RUN:
+        return
+    scratch = list_copy(lst)
+    width = INSERTION_RUN
+    while width < n:
+        for lo in range(0, n, 2 * width):
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            for k in range(lo, hi):
+                scratch[k] = lst[k]
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                if _before(scratch[j], scratch[i], reverse):
+                    lst[k] = scratch[j]
+                    j += 1
+                else:
+                    lst[k] = scratch[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                lst[k] = scratch[i]
+                i += 1
+                k += 1
+        width *= 2
+
+
+@_lib
+def list_sorted(lst, reverse):  # noqa: ANN001, ANN201
+    out = list_copy(lst)
+    list_sort(out, reverse)
+    return out

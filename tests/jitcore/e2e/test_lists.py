@@ -1,0 +1,371 @@
+"""Typed lists compiled vs Python: literals, comprehensions, methods, indexing and slicing,
+builtins and operators over lists, list arguments (copied in) and results (Python lists),
+lists of arrays and of lists (reference counts: memory stays flat), and the errors Python
+raises (IndexError, ValueError on empty lists) and the typing errors jitcore gives."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitcore import TypingError, jit, runtime
+from tests.jitcore.support import assert_same
+
+ints = st.lists(st.integers(-(2**40), 2**40), max_size=40)
+floats = st.lists(st.floats(-1e9, 1e9, allow_nan=False), max_size=40)
+small = st.integers(-50, 50)
+
+
+# --- building lists ------------------------------------------------------------------------
+
+
+def squares_of_evens(n):  # noqa: ANN001, ANN201
+    return [i * i for i in range(n) if i % 2 == 0]
+
+
+def pairs(n):  # noqa: ANN001, ANN201
+    return [i + j * 0.5 for i in range(n) for j in range(i)]
+
+
+def grow_and_sum(n):  # noqa: ANN001, ANN201
+    out = []
+    for i in range(n):
+        out.append(i * 0.25)
+    s = 0.0
+    for x in out:
+        s += x
+    return s, len(out), out
+
+
+def literal_widens(x):  # noqa: ANN001, ANN201
+    lst = [1, 2]
+    lst.append(x)
+    return lst
+
+
+def range_list(a, b):  # noqa: ANN001, ANN201
+    return list(range(a, b))
+
+
+def comprehension_scope(n):  # noqa: ANN001, ANN201
+    x = -1
+    ys = [x * 2 for x in range(n)]
+    return x, ys
+
+
+def walk_while_growing(n):  # noqa: ANN001, ANN201
+    lst = [0]
+    for x in lst:
+        if len(lst) < n:
+            lst.append(x + 1)
+    return lst
+
+
+def conditional_literal(c):  # noqa: ANN001, ANN201
+    x = [] if c else [1.5]
+    x.append(2.0)
+    return x
+
+
+@given(n=st.integers(0, 60))
+def test_comprehensions_and_appends(n: int) -> None:
+    assert_same(walk_while_growing, n)
+    assert_same(conditional_literal, n % 2 == 0)
+    assert_same(squares_of_evens, n)
+    assert_same(pairs, min(n, 12))
+    assert_same(grow_and_sum, n)
+    assert_same(comprehension_scope, n)
+
+
+@given(x=st.floats(-10, 10), a=small, b=small)
+def test_literals_and_ranges(x: float, a: int, b: int) -> None:
+    assert_same(literal_widens, x)
+    assert_same(range_list, a, b)
+
+
+# --- methods -------------------------------------------------------------------------------
+
+
+def methods(xs, x, i):  # noqa: ANN001, ANN201
+    lst = list(xs)
+    lst.append(x)
+    lst.insert(i, x + 1)
+    lst.extend(xs)
+    c = lst.count(x)
+    popped = lst.pop()
+    first = lst.pop(0) if lst else 0
+    lst.reverse()
+    copied = lst.copy()
+    copied.append(7)
+    where = lst.index(x) if x in lst else -1
+    return lst, copied, c, popped, first, where, x not in lst
+
+
+def pop_at(xs, i):  # noqa: ANN001, ANN201
+    lst = list(xs)
+    return lst.pop(i), lst
+
+
+def pop_empty(n):  # noqa: ANN001, ANN201
+    lst = [1.0] * n
+    lst.clear()
+    return lst.pop()
+
+
+def index_missing(xs, x):  # noqa: ANN001, ANN201
+    return xs.index(x)
+
+
+def remove_item(xs, x):  # noqa: ANN001, ANN201
+    lst = list(xs)
+    lst.remove(x)
+    return lst
+
+
+@given(xs=ints, x=small, i=small)
+def test_methods(xs: list[int], x: int, i: int) -> None:
+    assert_same(methods, xs or [0], x, i)
+    assert_same(pop_at, xs or [1], i)  # IndexError: pop index out of range when out
+
+
+@given(xs=ints, x=small)
+def test_search_errors(xs: list[int], x: int) -> None:
+    assert_same(index_missing, xs or [0], x)  # ValueError when absent
+    assert_same(remove_item, xs or [0], x)
+
+
+def test_pop_from_empty_list_is_an_index_error() -> None:
+    assert_same(pop_empty, 3)
+    with pytest.raises(IndexError, match="pop from empty list"):
+        jit(mode="compiled")(pop_empty)(0)
+
+
+# --- indexing and slicing -----------------------------------------------------------------
+
+
+def get_set(xs, i, v):  # noqa: ANN001, ANN201
+    lst = list(xs)
+    old = lst[i]
+    lst[i] = v
+    return old, lst
+
+
+def sliced(xs, a, b, c):  # noqa: ANN001, ANN201
+    return xs[a:b:c], xs[a:], xs[:b], xs[::-1]
+
+
+@given(xs=floats, i=small, v=st.floats(-5, 5))
+def test_indexing_like_python(xs: list[float], i: int, v: float) -> None:
+    assert_same(get_set, xs or [0.5], i, v)  # IndexError out of range, negatives wrap
+
+
+@given(xs=ints, a=small, b=small, c=small)
+def test_slicing_like_python(xs: list[int], a: int, b: int, c: int) -> None:
+    assert_same(sliced, xs or [3], a, b, c)  # ValueError for a zero step
+
+
+# --- builtins and operators ----------------------------------------------------------------
+
+
+def reductions(xs):  # noqa: ANN001, ANN201
+    return sum(xs), sum(xs, 10), min(xs), max(xs), sorted(xs), sorted(xs, reverse=True)
+
+
+def in_place_sort(xs):  # noqa: ANN001, ANN201
+    lst = list(xs)
+    lst.sort()
+    return lst
+
+
+def operators(xs, ys, n):  # noqa: ANN001, ANN201
+    both = xs + ys
+    rep = xs * n
+    rep2 = n * ys
+    acc = list(xs)
+    acc += ys
+    return both, rep, rep2, acc, xs == ys, xs != ys, xs == list(xs), bool(xs), not ys
+
+
+@given(xs=floats)
+def test_sum_min_max_sorted(xs: list[float]) -> None:
+    assert_same(reductions, xs or [1.0])
+    assert_same(in_place_sort, xs or [2.0])
+
+
+@given(xs=ints)
+def test_sort_ints_long_lists(xs: list[int]) -> None:
+    assert_same(in_place_sort, (xs or [1]) * 3)
+
+
+def min_of_empty(n):  # noqa: ANN001, ANN201
+    xs = [0.5] * n
+    return sum(xs), min(xs)
+
+
+def test_min_of_an_empty_list_is_a_value_error() -> None:
+    assert_same(min_of_empty, 2)
+    assert_same(min_of_empty, 0)  # ValueError: min() arg is an empty sequence
+
+
+@given(xs=ints, ys=ints, n=st.integers(-3, 4))
+def test_operators(xs: list[int], ys: list[int], n: int) -> None:
+    assert_same(operators, xs or [1], ys or [2], n)
+
+
+def repeat_huge(xs, n):  # noqa: ANN001, ANN201
+    return xs * n
+
+
+def test_a_repeat_that_cannot_fit_is_a_memory_error() -> None:
+    with pytest.raises(MemoryError):
+        jit(mode="compiled")(repeat_huge)([1, 2], 2**62)
+
+
+# --- lists of arrays, tuples and lists ------------------------------------------------------
+
+
+def scaled_rows(arrs, k):  # noqa: ANN001, ANN201
+    out = []
+    for a in arrs:
+        out.append(a * k)
+    out.append(arrs[0])
+    total = 0.0
+    for a in out:
+        total += a.sum()
+    return out, total
+
+
+def tuples(n):  # noqa: ANN001, ANN201
+    pts = [(i, i * 0.5) for i in range(n)]
+    pts.append((n, 1.0))
+    s = 0.0
+    for p in pts:
+        s += p[0] * p[1]
+    return pts, s
+
+
+def lists_of_lists(n):  # noqa: ANN001, ANN201
+    rows = []
+    for _ in range(n):
+        rows.append([])
+    for i in range(n):
+        for j in range(i):
+            rows[i].append(j * 1.5)
+    return rows, [len(r) for r in rows]
+
+
+@given(n=st.integers(0, 12), k=st.floats(-3, 3))
+def test_lists_of_arrays_tuples_and_lists(n: int, k: float) -> None:
+    arrs = [np.arange(float(m)) for m in range(1, n + 2)]
+    assert_same(scaled_rows, arrs, k)
+    assert_same(tuples, n)
+    assert_same(lists_of_lists, n)
+
+
+def test_lists_of_arrays_keep_memory_flat() -> None:
+    f = jit(mode="compiled")(scaled_rows)
+    g = jit(mode="compiled")(lists_of_lists)
+    arrs = [np.ones(1000), np.arange(5.0)[::2]]  # a strided item: the list holds layout A
+    f(arrs, 2.0)
+    g(5)
+    gc.collect()
+    before = runtime.live_bytes(), runtime.live_blocks()
+    for _ in range(2000):
+        out, _ = f(arrs, 2.0)
+        del out
+        g(6)
+    gc.collect()
+    assert (runtime.live_bytes(), runtime.live_blocks()) == before
+
+
+def pops_arrays(arrs):  # noqa: ANN001, ANN201
+    lst = list(arrs)
+    a = lst.pop()
+    lst.clear()
+    return a * 1.0
+
+
+def test_popped_and_cleared_arrays_are_released() -> None:
+    f = jit(mode="compiled")(pops_arrays)
+    arrs = [np.ones(100), np.ones(200)]
+    f(arrs)
+    gc.collect()
+    before = runtime.live_bytes(), runtime.live_blocks()
+    for _ in range(500):
+        f(arrs)
+    gc.collect()
+    assert (runtime.live_bytes(), runtime.live_blocks()) == before
+
+
+# --- arguments and results -----------------------------------------------------------------
+
+
+def mutate_argument(xs):  # noqa: ANN001, ANN201
+    xs.append(1)
+    return len(xs)
+
+
+def test_a_list_argument_is_copied_in() -> None:
+    """Documented: a list argument is a copy; the caller's list is not changed (return it)."""
+    xs = [5, 6]
+    assert jit(mode="compiled")(mutate_argument)(xs) == 3
+    assert xs == [5, 6]
+
+
+def first(xs):  # noqa: ANN001, ANN201
+    return xs[0]
+
+
+def test_list_arguments_are_typed_by_their_items() -> None:
+    f = jit(mode="compiled")(first)
+    assert f([1, 2]) == 1 and type(f([1, 2])) is int
+    assert f([1.5]) == 1.5 and type(f([1.5])) is float
+    assert f([(1, 2.0)]) == (1, 2.0)
+    assert len(f.signatures) == 3
+    with pytest.raises(TypeError, match="argument `xs` is an empty list"):
+        f([])
+    with pytest.raises(TypeError, match="argument `xs` is a list of mixed types"):
+        f([1, 2.5])
+
+
+def empty_untyped():  # noqa: ANN201
+    lst = []
+    return len(lst)
+
+
+def conflicting(n):  # noqa: ANN001, ANN201
+    lst = [np.zeros(n)]
+    lst.append(1)
+    return lst
+
+
+def test_typing_errors_name_the_line() -> None:
+    with pytest.raises(TypingError, match="cannot tell the item type of this empty list"):
+        jit(mode="compiled")(empty_untyped)()
+    with pytest.raises(TypingError, match="cannot hold i64"):
+        jit(mode="compiled")(conflicting)(3)
+
+
+def ir_of_lists(n):  # noqa: ANN001, ANN201
+    lst = [i * 0.5 for i in range(n)]
+    lst.append(1)
+    t = [1, 2]
+    t.append(2.5)
+    return sum(lst) + lst[-1] + len(lst[1:]) + t[0], sorted(t)
+
+
+def test_list_ir_prints_and_parses_back_at_every_stage() -> None:
+    from jitcore.ir.parser import parse_ir
+    from jitcore.ir.printer import print_ir
+    from jitcore.session import open_session
+
+    f = jit(mode="compiled")(ir_of_lists)
+    f(4)
+    for stage in ("ssa", "typeinfer", "optimize", "lower"):
+        text = f.inspect(stage)
+        with open_session():
+            assert print_ir(parse_ir(text)) == text, stage

@@ -1,0 +1,280 @@
+"""Sorting and searching (jitcore/lib/npsort.py) compiled vs NumPy: every dtype, N-D, empty,
+NaN/inf, ties, all layouts; NumPy's errors for bad arguments."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jitcore.errors import TypingError, UnsupportedError
+from tests.jitcore.lib.arrays_strategy import arrays
+from tests.jitcore.support import assert_same, assert_same_arrays, compiled
+
+EXAMPLES = settings(max_examples=30)
+
+# --- sort, argsort ---------------------------------------------------------------------------
+
+
+def sort_last(a):
+    return np.sort(a)
+
+
+def sort_first(a):
+    return np.sort(a, axis=0)
+
+
+def sort_flat(a):
+    return np.sort(a, axis=None)
+
+
+def sort_in_place(a):
+    a.sort()
+    return a
+
+
+def sort_in_place_first(a):
+    a.sort(axis=0)
+
+
+def argsort_stable(a):
+    return np.argsort(a, kind="stable")
+
+
+def argsort_stable_first(a):
+    return np.argsort(a, axis=0, kind="stable")
+
+
+def argsort_flat(a):
+    return a.argsort(axis=None, kind="mergesort")
+
+
+@EXAMPLES
+@given(a=arrays())
+@pytest.mark.parametrize(
+    "f", [sort_last, sort_first, sort_flat, argsort_stable, argsort_stable_first, argsort_flat]
+)
+def test_sort_and_stable_argsort_match_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)
+
+
+@EXAMPLES
+@given(a=arrays())
+@pytest.mark.parametrize("f", [sort_in_place, sort_in_place_first])
+def test_sort_method_sorts_in_place(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same_arrays(f, a)
+
+
+def argsort_default(a):
+    return np.argsort(a)
+
+
+@EXAMPLES
+@given(a=arrays(max_dims=2))
+def test_default_argsort_is_a_sorting_permutation(a: np.ndarray) -> None:
+    """The default kind may order ties unlike NumPy's quicksort; it sorts all the same."""
+    got = compiled(argsort_default)(a)
+    assert got.shape == a.shape and got.dtype == np.int64
+    assert np.array_equal(np.take_along_axis(a, got, -1), np.sort(a), equal_nan=True)
+
+
+def test_sort_is_n_log_n_on_adversarial_input() -> None:
+    """Organ-pipe and all-equal inputs (quicksort's worst cases) sort (the heapsort guard)."""
+    n = 200_000
+    pipe = np.concatenate([np.arange(n // 2), np.arange(n // 2)[::-1]]).astype(np.float64)
+    for a in (pipe, np.ones(n), np.arange(n)[::-1].copy()):
+        assert np.array_equal(compiled(sort_last)(a), np.sort(a))
+
+
+def sort_kind(a):
+    return np.sort(a, kind="bogus")
+
+
+def sort_complex(a):
+    return np.sort(a)
+
+
+def test_bad_sort_arguments_are_typing_errors() -> None:
+    with pytest.raises(TypingError, match="sort kind"):
+        compiled(sort_kind)(np.ones(3))
+    with pytest.raises(UnsupportedError, match="complex"):
+        compiled(sort_complex)(np.ones(3, np.complex128))
+
+
+# --- searchsorted ---------------------------------------------------------------------------
+
+
+def search_both(a, v):
+    return np.searchsorted(a, v), np.searchsorted(a, v, side="right")
+
+
+def search_method(a, v):
+    return a.searchsorted(v, "right")
+
+
+@EXAMPLES
+@given(a=arrays(max_dims=1), v=arrays(max_dims=2), x=st.floats(allow_nan=True))
+def test_searchsorted_matches_numpy(a: np.ndarray, v: np.ndarray, x: float) -> None:
+    a = np.sort(a)
+    assert_same(search_both, a, v)
+    assert_same(search_both, a, x)
+    assert_same(search_method, a, v)
+
+
+# --- unique ---------------------------------------------------------------------------------
+
+
+def unique_plain(a):
+    return np.unique(a)
+
+
+def unique_all(a):
+    return np.unique(a, return_index=True, return_inverse=True, return_counts=True)
+
+
+def unique_counts(a):
+    return np.unique(a, return_counts=True)
+
+
+@EXAMPLES
+@given(a=arrays())
+@pytest.mark.parametrize("f", [unique_plain, unique_all, unique_counts])
+def test_unique_matches_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)
+
+
+# --- nonzero, argwhere, flatnonzero, where(condition) ------------------------------------
+
+
+def nonzero(a):
+    return np.nonzero(a)
+
+
+def nonzero_method(a):
+    return a.nonzero()
+
+
+def argwhere(a):
+    return np.argwhere(a)
+
+
+def flatnonzero(a):
+    return np.flatnonzero(a)
+
+
+def where_one(a):
+    return np.where(a)
+
+
+@EXAMPLES
+@given(a=arrays())
+@pytest.mark.parametrize("f", [nonzero, nonzero_method, argwhere, flatnonzero, where_one])
+def test_nonzero_family_matches_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)
+
+
+# --- partition ------------------------------------------------------------------------------
+
+
+def partition(a, k):
+    return np.partition(a, k)
+
+
+def argpartition(a, k):
+    return np.argpartition(a, k, axis=0)
+
+
+@EXAMPLES
+@given(a=arrays(max_dims=2), k=st.integers(-6, 6))
+def test_partition_puts_kth_in_place(a: np.ndarray, k: int) -> None:
+    """NumPy leaves each side in an unspecified order: compare the kth element, the sides'
+    contents and the errors."""
+    try:
+        expected = np.partition(a, k)
+    except ValueError:
+        with pytest.raises(ValueError, match="kth"):
+            compiled(partition)(a, k)
+        return
+    got = compiled(partition)(a, k)
+    assert got.shape == expected.shape and got.dtype == expected.dtype
+    if a.size == 0:
+        return
+    assert np.array_equal(got[..., k], expected[..., k], equal_nan=True)
+    assert np.array_equal(np.sort(got), np.sort(expected), equal_nan=True)
+
+
+@EXAMPLES
+@given(a=arrays(min_dims=1, max_dims=2, min_side=1), k=st.integers(-1, 0))
+def test_argpartition_indexes_a_partition(a: np.ndarray, k: int) -> None:
+    got = compiled(argpartition)(a, k)
+    expected = np.argpartition(a, k, axis=0)
+    assert got.shape == expected.shape
+    taken = np.take_along_axis(a, got, 0)
+    assert np.array_equal(taken[k], np.take_along_axis(a, expected, 0)[k], equal_nan=True)
+
+
+def partition_bool_kth(a):
+    return np.partition(a, True)
+
+
+def test_partition_rejects_a_boolean_kth_as_numpy() -> None:
+    assert_same(partition_bool_kth, np.arange(3.0))
+
+
+# --- median, quantile, percentile -----------------------------------------------------------
+
+
+def median_all(a):
+    return np.median(a)
+
+
+def median_axes(a):
+    return np.median(a, axis=0), np.median(a, axis=-1, keepdims=True)
+
+
+def quantile_scalar(a, q):
+    return np.quantile(a, q), np.quantile(a, q, axis=0)
+
+
+def percentile_array(a, q):
+    return np.percentile(a, q, axis=-1), np.percentile(a, q, keepdims=True)
+
+
+def quantile_ints(a, q):
+    return np.quantile(a, q)
+
+
+@EXAMPLES
+@given(a=arrays(min_side=1, dtype=None))
+def test_median_matches_numpy(a: np.ndarray) -> None:
+    assert_same(median_all, a)
+    assert_same(median_axes, a)
+
+
+@EXAMPLES
+@given(a=arrays(min_side=1), q=st.floats(-0.5, 1.5) | st.sampled_from([0.0, 0.5, 1.0]))
+def test_quantile_matches_numpy(a: np.ndarray, q: float) -> None:
+    assert_same(quantile_scalar, a, q)
+
+
+@EXAMPLES
+@given(
+    a=arrays(min_side=1),
+    q=st.lists(st.floats(0, 100), min_size=1, max_size=3).map(np.array),
+)
+def test_percentile_of_an_array_of_q_matches_numpy(a: np.ndarray, q: np.ndarray) -> None:
+    assert_same(percentile_array, a, q)
+
+
+def test_quantile_with_integer_q_takes_items() -> None:
+    big = np.array([2**62 + 1, 3, 2**62 + 3], dtype=np.int64)
+    assert_same(quantile_ints, big, 1)
+    assert_same(quantile_ints, big, np.array([0, 1]))
+    assert_same(quantile_ints, big, np.array([0.5]))
+
+
+def test_quantile_out_of_range_and_empty_raise_as_numpy() -> None:
+    assert_same(quantile_scalar, np.arange(3.0), 1.5)
+    assert_same(percentile_array, np.arange(3.0), np.array([101.0]))
+    assert_same(quantile_scalar, np.zeros(0), 0.5)

@@ -1,0 +1,303 @@
+"""Statistics and array algorithms (jitcore/lib/npstats.py) compiled vs NumPy: dtypes,
+layouts, N-D with axis/keepdims, empty, NaN/inf, and NumPy's errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from tests.jitcore.lib.arrays_strategy import arrays
+from tests.jitcore.support import assert_same, compiled
+
+EXAMPLES = settings(max_examples=25)
+floats = arrays(dtype="float64")
+
+# --- reductions with axis, keepdims, ddof (jitcore/lib/reductions.py) -----------------------
+
+
+def sum_axes(a):
+    return np.sum(a, axis=0), a.sum(axis=-1, keepdims=True)
+
+
+def sum_tuple_axes(a):
+    return np.sum(a, axis=(0, -1)), a.mean(axis=(1, 0), keepdims=True)
+
+
+def mean_var_std(a):
+    return np.mean(a, axis=0), np.var(a, axis=-1, ddof=1), a.std(keepdims=True), np.std(a, ddof=2)
+
+
+def min_max_axes(a):
+    return np.min(a, axis=-1), a.max(axis=(0,), keepdims=True)
+
+
+def argmin_argmax_axes(a):
+    return np.argmin(a, axis=0), a.argmax(axis=-1, keepdims=True)
+
+
+def any_all_prod(a):
+    return np.any(a, axis=0), a.all(axis=-1), np.prod(a, axis=0)
+
+
+@EXAMPLES
+@given(a=arrays(min_side=1))
+@pytest.mark.parametrize(
+    "f", [sum_axes, mean_var_std, min_max_axes, argmin_argmax_axes, any_all_prod]
+)
+def test_reductions_along_axes_match_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)
+
+
+@EXAMPLES
+@given(a=arrays(min_dims=2, min_side=1))
+def test_reductions_over_tuple_axes_match_numpy(a: np.ndarray) -> None:
+    assert_same(sum_tuple_axes, a)
+
+
+@EXAMPLES
+@given(a=arrays(min_side=0))
+def test_reductions_of_empty_lanes_raise_as_numpy(a: np.ndarray) -> None:
+    assert_same(min_max_axes, a)
+    assert_same(sum_axes, a)
+
+
+# --- nan-functions, ptp, count_nonzero ---------------------------------------------------------
+
+
+def nan_sums(a):
+    return np.nansum(a), np.nansum(a, axis=0), np.nanmean(a, axis=-1, keepdims=True)
+
+
+def nan_spread(a):
+    return np.nanvar(a, axis=0), np.nanstd(a, ddof=1)
+
+
+def nan_extremes(a):
+    return np.nanmin(a, axis=-1), np.nanmax(a)
+
+
+def nan_args(a):
+    return np.nanargmin(a), np.nanargmax(a, axis=0)
+
+
+def ptp_count(a):
+    return np.count_nonzero(a), np.count_nonzero(a, axis=0)
+
+
+def ptp(a):
+    return np.ptp(a), np.ptp(a, axis=-1, keepdims=True)
+
+
+@EXAMPLES
+@given(a=arrays())
+@pytest.mark.parametrize("f", [nan_sums, nan_spread, nan_extremes, nan_args, ptp_count])
+def test_nan_functions_match_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)
+
+
+@EXAMPLES
+@given(a=arrays(dtype="float64") | arrays(dtype="int32"))
+def test_ptp_matches_numpy(a: np.ndarray) -> None:
+    assert_same(ptp, a)
+
+
+# --- scans, diff ------------------------------------------------------------------------
+
+
+def scans(a):
+    return np.cumsum(a), np.cumsum(a, axis=0), a.cumprod(axis=-1)
+
+
+def diffs(a, n):
+    return np.diff(a), np.diff(a, n, axis=0)
+
+
+@EXAMPLES
+@given(a=arrays())
+def test_cumsum_cumprod_along_axes_match_numpy(a: np.ndarray) -> None:
+    assert_same(scans, a)
+
+
+@EXAMPLES
+@given(a=arrays(), n=st.integers(-1, 4))
+def test_diff_matches_numpy(a: np.ndarray, n: int) -> None:
+    assert_same(diffs, a, n)
+
+
+# --- bincount, digitize, histogram --------------------------------------------------------
+
+
+def bincount(x, w, minlength):
+    return np.bincount(x, minlength=minlength), np.bincount(x, weights=w)
+
+
+small_ints = hnp.arrays(np.int64, st.integers(0, 6), elements=st.integers(-1, 8))
+
+
+@EXAMPLES
+@given(x=small_ints, minlength=st.integers(-1, 10))
+def test_bincount_matches_numpy(x: np.ndarray, minlength: int) -> None:
+    if x.size == 0:  # documented: NumPy's weighted bincount of nothing is int64
+        return
+    assert_same(bincount, x, x * 0.25, minlength)
+
+
+def digitize(x, bins):
+    return np.digitize(x, bins), np.digitize(x, bins, right=True)
+
+
+@EXAMPLES
+@given(
+    x=arrays(dtype="float64"),
+    bins=hnp.arrays(np.float64, st.integers(0, 5), elements=st.floats(-3, 3)),
+)
+def test_digitize_matches_numpy(x: np.ndarray, bins: np.ndarray) -> None:
+    assert_same(digitize, x, bins)
+    assert_same(digitize, x, np.sort(bins))
+    assert_same(digitize, x, np.sort(bins)[::-1].copy())
+
+
+def histogram(a, bins):
+    return np.histogram(a, bins)
+
+
+def histogram_range(a, bins, lo, hi):
+    return np.histogram(a, bins, (lo, hi))
+
+
+def histogram_default(a):
+    return np.histogram(a)
+
+
+@EXAMPLES
+@given(
+    a=arrays(dtype="float64") | arrays(dtype="int64"),
+    bins=st.integers(0, 12),
+    lo=st.floats(-5, 5),
+    width=st.floats(0, 10),
+)
+def test_histogram_matches_numpy(a: np.ndarray, bins: int, lo: float, width: float) -> None:
+    assert_same(histogram, a, bins)
+    assert_same(histogram_default, a)
+    assert_same(histogram_range, a, bins, lo, lo + width)
+
+
+@EXAMPLES
+@given(
+    a=arrays(dtype="float64"),
+    edges=hnp.arrays(np.float64, st.integers(1, 5), elements=st.floats(-3, 3)),
+)
+def test_histogram_with_edges_matches_numpy(a: np.ndarray, edges: np.ndarray) -> None:
+    assert_same(histogram, a, edges)
+    assert_same(histogram, a, np.sort(edges))
+
+
+# --- interp, average ----------------------------------------------------------------------
+
+
+def interp(x, xp, fp):
+    return np.interp(x, xp, fp), np.interp(x, xp, fp, left=-1.0, right=7.5)
+
+
+@EXAMPLES
+@given(
+    x=arrays(dtype="float64"),
+    xp=hnp.arrays(np.float64, st.integers(0, 6), elements=st.floats(-4, 4), unique=True),
+    data=st.data(),
+)
+def test_interp_matches_numpy(x: np.ndarray, xp: np.ndarray, data: st.DataObject) -> None:
+    xp = np.sort(xp)
+    fp = data.draw(hnp.arrays(np.float64, xp.shape, elements=st.floats(-1e6, 1e6)))
+    assert_same(interp, x, xp, fp)
+    assert_same(interp, 0.5, xp, fp)
+
+
+def average(a, w):
+    return np.average(a), np.average(a, weights=w), np.average(a, axis=0, weights=w)
+
+
+@EXAMPLES
+@given(a=arrays(min_side=1), data=st.data())
+def test_average_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
+    w = data.draw(hnp.arrays(np.float64, a.shape, elements=st.floats(0, 4)))
+    assert_same(average, a, w)
+
+
+# --- closeness ------------------------------------------------------------------------------
+
+
+def closeness(a, b):
+    return (
+        np.isclose(a, b),
+        np.isclose(a, b, equal_nan=True),
+        np.allclose(a, b),
+        np.array_equal(a, b),
+        np.array_equal(a, b, equal_nan=True),
+    )
+
+
+@EXAMPLES
+@given(a=arrays(dtype="float64"), data=st.data())
+def test_closeness_matches_numpy(a: np.ndarray, data: st.DataObject) -> None:
+    noise = data.draw(hnp.arrays(np.float64, a.shape, elements=st.sampled_from([0, 1e-9, 1e-3])))
+    assert_same(closeness, a, a + noise)
+    assert_same(closeness, a, a.astype(np.int64) if np.isfinite(a).all() else a)
+
+
+# --- small products -----------------------------------------------------------------------
+
+
+def products(a, b):
+    return np.outer(a, b), np.kron(a, b)
+
+
+def trace(m, k):
+    return np.trace(m), np.trace(m, k)
+
+
+def cross(a, b):
+    return np.cross(a, b)
+
+
+def convolutions(a, v):
+    return (
+        np.convolve(a, v),
+        np.convolve(a, v, "same"),
+        np.convolve(a, v, "valid"),
+        np.correlate(a, v),
+        np.correlate(a, v, "same"),
+        np.correlate(a, v, "full"),
+    )
+
+
+vectors = arrays(dtype="float64", max_dims=1) | arrays(dtype="int64", max_dims=1)
+
+
+@EXAMPLES
+@given(a=vectors, b=vectors, m=arrays(min_dims=2, max_dims=2), k=st.integers(-3, 3))
+def test_products_match_numpy(a: np.ndarray, b: np.ndarray, m: np.ndarray, k: int) -> None:
+    assert_same(products, a, b)
+    assert_same(trace, m, k)
+
+
+@EXAMPLES
+@given(a=vectors, b=vectors)
+def test_convolve_and_correlate_match_numpy(a: np.ndarray, b: np.ndarray) -> None:
+    assert_same(convolutions, a, b)
+
+
+@EXAMPLES
+@given(
+    a=hnp.arrays(np.float64, st.sampled_from([1, 2, 3, 4]), elements=st.floats(-9, 9)),
+    b=hnp.arrays(np.float64, st.sampled_from([2, 3]), elements=st.floats(-9, 9)),
+)
+def test_cross_matches_numpy(a: np.ndarray, b: np.ndarray) -> None:
+    """Two 2-vectors (NumPy: a 0-d result) are a documented ValueError."""
+    if a.shape == b.shape == (2,):
+        with pytest.raises(ValueError, match="2-vectors"):
+            compiled(cross)(a, b)
+        return
+    assert_same(cross, a, b)

@@ -1,0 +1,75 @@
+"""The ufuncs of jitcore/lib/npufuncs.py and np.round, compiled vs NumPy over dtypes, layouts,
+NaN/inf and broadcasting (the generic test in test_supported.py draws only a few profiles)."""
+
+from __future__ import annotations
+
+import linecache
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from jitcore.lib import npufuncs
+from tests.jitcore.lib.arrays_strategy import arrays
+from tests.jitcore.support import assert_same
+
+EXAMPLES = settings(max_examples=20)
+_cache: dict[str, Any] = {}
+
+
+def _wrapper(name: str, nargs: int) -> Any:
+    """`def f(a0, ...): return np.<name>(a0, ...)`, readable by jitcore (linecache)."""
+    key = f"{name}/{nargs}"
+    if key not in _cache:
+        params = ", ".join(f"a{i}" for i in range(nargs))
+        source = f"def f_{name}({params}):\n    return np.{name}({params})\n"
+        filename = f"<npufuncs-{key}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        namespace: dict[str, Any] = {"np": np}
+        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated wrapper
+        _cache[key] = namespace[f"f_{name}"]
+    return _cache[key]
+
+
+def _no_loop(name: str, *values: Any) -> bool:
+    """NumPy has no loop for these dtypes, or computes in float16 (which compiled code does
+    not support: a documented UnsupportedError)."""
+    try:
+        dtypes = getattr(np, name).resolve_dtypes(
+            tuple(np.asarray(v).dtype for v in values) + (None,)
+        )
+    except TypeError:
+        return True
+    return any(d == np.float16 for d in dtypes)
+
+
+@EXAMPLES
+@given(a=arrays(max_dims=2))
+@pytest.mark.parametrize("name", sorted(npufuncs.UNARY))
+def test_unary_ufuncs_match_numpy(name: str, a: np.ndarray) -> None:
+    if _no_loop(name, a):
+        return
+    assert_same(_wrapper(name, 1), a)
+
+
+@EXAMPLES
+@given(a=arrays(max_dims=2, max_side=3), data=st.data())
+@pytest.mark.parametrize("name", sorted(npufuncs.BINARY))
+def test_binary_ufuncs_match_numpy(name: str, a: np.ndarray, data: st.DataObject) -> None:
+    b = data.draw(arrays(dtype=str(a.dtype), max_dims=1, min_side=1, max_side=1))
+    if _no_loop(name, a, b):
+        return
+    assert_same(_wrapper(name, 2), a, b)  # broadcasting a 1-element axis
+    assert_same(_wrapper(name, 2), a, a)
+
+
+def round_decimals(a):
+    return np.round(a), np.round(a, 2), np.around(a, -1), a.round(1)
+
+
+@EXAMPLES
+@given(a=arrays(dtype="float64") | arrays(dtype="float32") | arrays(dtype="int64"))
+def test_round_matches_numpy(a: np.ndarray) -> None:
+    assert_same(round_decimals, a)
