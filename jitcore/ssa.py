@@ -712,6 +712,8 @@ class _Builder:
             if all(isinstance(i, ir.Const) for i in items):
                 return ir.Const(tuple(cast(ir.Const, i).value for i in items))
             return self.emit(ir.MakeTuple(items), node)
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return ir.Const(Ellipsis)  # `a[..., 0]`: only as an index
         return self.expr(node)
 
     def expr_Slice(self, node: ast.Slice) -> ir.Value:

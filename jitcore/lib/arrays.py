@@ -170,7 +170,7 @@ def insert_index_checks(fn: ir.Function) -> None:
                     list(t.items) if isinstance(t, T.Tuple) else [cast(T.Type, t)]
                 )
                 axes = frozenset(k for k, it in enumerate(items) if not isinstance(it, T.Slice))
-                if axes:
+                if axes and not _has_advanced_items(items):  # `indexing` checks its own
                     normalized = [T.I64 if k in axes else it for k, it in enumerate(items)]
                     out = T.Tuple(tuple(normalized)) if isinstance(t, T.Tuple) else T.I64
                     check = ir.IndexCheck(
@@ -185,6 +185,10 @@ def insert_index_checks(fn: ir.Function) -> None:
                     instr.index = check
             new_instrs.append(instr)
         block.instrs = new_instrs
+
+
+def _has_advanced_items(items: list[T.Type]) -> bool:
+    return any(isinstance(i, T.NoneType | T.Array | T.Opaque) for i in items)
 
 
 def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:

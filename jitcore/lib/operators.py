@@ -21,7 +21,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, scalar, ufuncs
+from jitcore.lib import arrays, indexing, scalar, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -547,6 +547,8 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(t, T.Tuple):
         return _tuple_getitem(t, index, loc)
     if isinstance(t, T.Array):
+        if indexing.is_advanced_index(index.type):
+            return indexing.resolve_getitem(obj, index, loc)
         return arrays.resolve_getitem(obj, index, loc)
     raise TypingError(f"{t} is not subscriptable", loc=loc)
 
@@ -605,6 +607,8 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
 
 def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(obj.type, T.Array):
+        if indexing.is_advanced_index(index.type):
+            return indexing.resolve_setitem(obj, index, value, loc)
         return arrays.resolve_setitem(obj, index, value, loc)
     raise TypingError(
         f"{obj.type} does not support item assignment",
