@@ -18,6 +18,7 @@ from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
+from jitcore.ir.markers import MISSING
 from jitcore.lib.layout import (
     Layout,
     allocate,
@@ -530,9 +531,10 @@ def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
 def dtype_arg(op: Operand | None, default: np.dtype | type) -> T.Scalar:
     if op is None or (op.is_const and op.const is None):
         return T.from_dtype(default)
-    if op.is_const:
+    value = op.type.obj if isinstance(op.type, T.Opaque) else op.const  # `a.dtype`, "f8"
+    if value is not MISSING:
         try:
-            return T.from_dtype(np.dtype(op.const))  # type: ignore[call-overload]
+            return T.from_dtype(np.dtype(value))  # type: ignore[call-overload]
         except TypeError:
             pass
     raise TypingError(

@@ -16,12 +16,21 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from jitcore.lib import arrays, builtins, mathlib, operators, reductions, shapes, ufuncs
+from jitcore.lib import (
+    arrays,
+    builtins,
+    joining,
+    mathlib,
+    operators,
+    reductions,
+    shapes,
+    ufuncs,
+)
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, shapes)
+RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, shapes, joining)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"
