@@ -70,6 +70,14 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "Whole array, or `axis=` for 2-D arrays. The kernels are written in Python "
         "(`jitcore/lib/npkernels.py`) and compiled by jitcore itself.",
     ),
+    (
+        "NumPy: shapes and views",
+        "Views share the array's memory, as in NumPy; axes are compile-time constants.",
+    ),
+    (
+        "NumPy: joining and repeating",
+        "Arrays to join are given as a tuple; the result dtype is NumPy's `result_type`.",
+    ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -96,8 +104,12 @@ def section_of(entry: Entry) -> str:
         module = entry.module.rpartition(".")[2]
         if module == "reductions":
             return "NumPy: reductions and products"
-        if module == "arrays":
+        if module in ("arrays", "creation"):
             return "NumPy: array creation"
+        if module == "shapes":
+            return "NumPy: shapes and views"
+        if module == "joining":
+            return "NumPy: joining and repeating"
         return "NumPy: elementwise functions"
     return "Builtins"
 

@@ -27,6 +27,7 @@ from jitcore.lib.layout import (
     index_values,
     itemsize,
     load,
+    make_view,
     shapes_of,
     size_of,
     store,
@@ -183,8 +184,8 @@ def _eye_like(kind: str):  # noqa: ANN202
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             given = dict(zip(order, v))
             given.update(kw)
-            n = b.cast(given["N"], T.I64)
-            m = n if square else b.cast(given["M"], T.I64)
+            n, m = S.shape_values(b, given["N"])[0], given.get("M")
+            m = n if square else S.shape_values(b, cast(ir.Value, m))[0]
             k = b.cast(given["k"], T.I64) if has_k else i64(0)
             out = A.allocate(b, dtype, [n, m], "C")
             one, zero = ir.Const(1, type=dtype), ir.Const(0, type=dtype)
@@ -221,7 +222,7 @@ def _identity(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     dtype = A.dtype_arg(dtype_op, np.float64)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        n = b.cast(v[0], T.I64)
+        (n,) = S.shape_values(b, v[0])
         out = A.allocate(b, dtype, [n, n], "C")
         one, zero = ir.Const(1, type=dtype), ir.Const(0, type=dtype)
         _fill_2d(b, out, lambda b, i, j: b.select(b.cmp("eq", i, j), one, zero))
@@ -331,15 +332,19 @@ def _triangle(lower_part: bool):  # noqa: ANN202
             return None
         name = "np.tril" if lower_part else "np.triu"
         t = S.array_of(args[0], name)
-        if t.ndim < 2:
-            raise TypingError(f"{name} is supported for arrays of 2 or more dimensions")
+        if t.ndim == 0:
+            raise TypingError(f"{name} needs an array of 1 or more dimensions")
         has_k = _k_arg(args, kwargs, 1)
-        out_t = T.Array(t.dtype, t.ndim, "C")
+        out_t = T.Array(t.dtype, max(t.ndim, 2), "C")
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             k_value = kw.get("k", v[1] if len(v) > 1 else None)
             k = b.cast(k_value, T.I64) if has_k and k_value is not None else i64(0)
             a = v[0]
+            if t.ndim == 1:  # NumPy broadcasts a 1-D array to the rows of a square matrix
+                (n,), (st,) = shapes_of(b, a), strides_of(b, a)
+                square = T.Array(t.dtype, 2, "A")
+                a = make_view(b, a, square, data_of(b, a), [n, n], [i64(0), st])
             out = A.allocate(b, t.dtype, shapes_of(b, a), "C")
             zero = ir.Const(0, type=t.dtype)
             loops = [Loop(b, i64(0), n) for n in shapes_of(b, a)]

@@ -465,14 +465,25 @@ def flipped(b: LowBuilder, a: ir.Value, axes: tuple[int, ...], out: T.Array) -> 
 register_function(np.flip, params="m: array, axis?: axis", notes="a view")(_flip_rule)
 
 
+def _always_raise(exc: type, message: str):  # noqa: ANN202
+    """An emitter that raises: for arguments NumPy rejects at run time whatever their value
+    (jitcore knows while compiling, but raises the same exception as NumPy when called)."""
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        b.raise_if(ir.Const(True, type=T.BOOL), exc, message)
+        return v[0]
+
+    return lower
+
+
 def _flip_axis(axis: int, name: str):  # noqa: ANN202
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if len(args) != 1 or kwargs:
             return None
         t = S.array_of(args[0], name)
-        if t.ndim <= axis:
-            raise TypingError(f"{name}: Input must be >= {axis + 1}-d.")
         out = T.Array(t.dtype, t.ndim, "A")
+        if t.ndim <= axis:  # NumPy's ValueError, at run time
+            return Resolved((None,), out, _always_raise(ValueError, "Input must be >= 2-d."))
         return Resolved((None,), out, lambda b, v, kw: flipped(b, v[0], (axis,), out))
 
     return rule
@@ -526,6 +537,9 @@ def _delete(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     t = _one_d(args[0], "delete")
     ot = args[1].type
     out_t = T.Array(t.dtype, 1, "C")
+    if ot == T.BOOL:  # NumPy takes a bool as a mask of the wrong shape
+        message = "boolean array argument obj to delete must be one dimensional and match the axis length"
+        return Resolved((None, None), out_t, _always_raise(ValueError, message))
     if isinstance(ot, T.Scalar) and ot.kind in "iu":
 
         def lower_one(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -606,13 +620,16 @@ def _insert(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     t = _one_d(args[0], "insert")
     ot, vt = args[1].type, args[2].type
+    out_t = T.Array(t.dtype, 1, "C")
+    if ot == T.BOOL:  # NumPy 2 fails on a bool obj with this AttributeError
+        message = "'bool' object has no attribute 'ndim'"
+        return Resolved((None,) * 3, out_t, _always_raise(AttributeError, message))
     if not (isinstance(ot, T.Scalar) and ot.kind in "iu"):
         raise TypingError("insert: obj must be an int", hint="index arrays are not supported")
     if isinstance(vt, T.Array) and vt.ndim > 1:
         raise TypingError("insert: values must be a number or a 1-D array")
     if not isinstance(vt, T.Array | T.Scalar):
         raise TypingError(f"insert: cannot insert {vt}")
-    out_t = T.Array(t.dtype, 1, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         a, i, x = v[0], b.cast(v[1], T.I64), v[2]

@@ -687,7 +687,12 @@ for _symbol, _params, _notes in (
     ("+", f"x: {_ANY}", ""),
     ("~", "x: int | intarray", ""),
     ("not", f"x: {_ANY} | tuple | None", "`and`, `or` short-circuit and return an operand"),
-    ("[]", "a: tuple | array, index: int | tuple", "see Arrays above for indices and slices"),
+    (
+        "[]",
+        "a: tuple | array, index: int | tuple | intarray | None",
+        "arrays: ints, slices (any step), `None`, `...`, and one boolean mask or integer "
+        "index array per index (reading one copies, `a[m] = x` writes)",
+    ),
 ):
     _arity = "unary " if "b:" not in _params else ""
     describe(

@@ -117,9 +117,11 @@ def _shape_items(op: Operand, what: str) -> int:
 
 
 def shape_values(b: LowBuilder, shape: ir.Value) -> list[ir.Value]:
-    if isinstance(shape.type, T.Tuple):
-        return [b.cast(x, T.I64) for x in index_values(b, shape)]
-    return [b.cast(shape, T.I64)]
+    """The ints of a shape argument; NumPy refuses bools there (TypeError at run time)."""
+    items = index_values(b, shape) if isinstance(shape.type, T.Tuple) else [shape]
+    if any(x.type == T.BOOL for x in items):
+        b.raise_if(ir.Const(True, type=T.BOOL), TypeError, "an integer is required")
+    return [b.cast(x, T.I64) for x in items]
 
 
 # --- reshape, ravel, flatten -----------------------------------------------------------------
