@@ -36,6 +36,7 @@ from jitcore.lib.layout import (
     load,
     make_view,
     shapes_of,
+    size_of,
     store,
     strides_of,
 )
@@ -293,12 +294,16 @@ def _check_advanced(b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind) ->
         _finish(loops)
         middle = shapes_of(b, adv)
     else:
-        for k, m in enumerate(shapes_of(b, adv)):
-            b.raise_if(
-                b.cmp("ne", m, sel.shapes[at + k]),
-                IndexError,
-                "boolean index did not match indexed array along an axis",
-            )
+        mask_shapes = shapes_of(b, adv)
+        mismatch: ir.Value = ir.Const(False, type=T.BOOL)
+        for k, m in enumerate(mask_shapes):
+            mismatch = b.or_(mismatch, b.cmp("ne", m, sel.shapes[at + k]))
+        empty = b.cmp("eq", size_of(b, mask_shapes), i64(0))  # NumPy lets an empty mask pass
+        b.raise_if(
+            b.and_(mismatch, b.not_(empty)),
+            IndexError,
+            "boolean index did not match indexed array along an axis",
+        )
         middle = [_mask_loops(b, adv, None)]
     return sel.shapes[:at] + middle + sel.shapes[at + width :]
 
