@@ -465,17 +465,6 @@ def flipped(b: LowBuilder, a: ir.Value, axes: tuple[int, ...], out: T.Array) -> 
 register_function(np.flip, params="m: array, axis?: axis", notes="a view")(_flip_rule)
 
 
-def _always_raise(exc: type, message: str):  # noqa: ANN202
-    """An emitter that raises: for arguments NumPy rejects at run time whatever their value
-    (jitcore knows while compiling, but raises the same exception as NumPy when called)."""
-
-    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        b.raise_if(ir.Const(True, type=T.BOOL), exc, message)
-        return v[0]
-
-    return lower
-
-
 def _flip_axis(axis: int, name: str):  # noqa: ANN202
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if len(args) != 1 or kwargs:
@@ -483,7 +472,7 @@ def _flip_axis(axis: int, name: str):  # noqa: ANN202
         t = S.array_of(args[0], name)
         out = T.Array(t.dtype, t.ndim, "A")
         if t.ndim <= axis:  # NumPy's ValueError, at run time
-            return Resolved((None,), out, _always_raise(ValueError, "Input must be >= 2-d."))
+            return Resolved((None,), out, S.always_raise(ValueError, "Input must be >= 2-d.", out))
         return Resolved((None,), out, lambda b, v, kw: flipped(b, v[0], (axis,), out))
 
     return rule
@@ -539,7 +528,7 @@ def _delete(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     out_t = T.Array(t.dtype, 1, "C")
     if ot == T.BOOL:  # NumPy takes a bool as a mask of the wrong shape
         message = "boolean array argument obj to delete must be one dimensional and match the axis length"
-        return Resolved((None, None), out_t, _always_raise(ValueError, message))
+        return Resolved((None, None), out_t, S.always_raise(ValueError, message, out_t))
     if isinstance(ot, T.Scalar) and ot.kind in "iu":
 
         def lower_one(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -623,7 +612,7 @@ def _insert(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     out_t = T.Array(t.dtype, 1, "C")
     if ot == T.BOOL:  # NumPy 2 fails on a bool obj with this AttributeError
         message = "'bool' object has no attribute 'ndim'"
-        return Resolved((None,) * 3, out_t, _always_raise(AttributeError, message))
+        return Resolved((None,) * 3, out_t, S.always_raise(AttributeError, message, out_t))
     if not (isinstance(ot, T.Scalar) and ot.kind in "iu"):
         raise TypingError("insert: obj must be an int", hint="index arrays are not supported")
     if isinstance(vt, T.Array) and vt.ndim > 1:

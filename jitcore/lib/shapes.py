@@ -3,14 +3,15 @@ atleast_1d/2d/3d and broadcast_to.
 
 Each of these rearranges an array's shape and strides without touching its elements, so the
 result is a view sharing the array's memory block (`make_view`), as in NumPy. `reshape` and
-`ravel` are views of arrays that are C-contiguous at run time and C-ordered copies otherwise
-(NumPy also finds views of some non-contiguous arrays: README, differences); either way the
-result is C-ordered, so its type says so. Axes are compile-time constants, checked while
+`ravel` are views of arrays that are C-contiguous at run time; otherwise `reshape` follows
+NumPy's no-copy rule (`shapekernels.nocopy_strides`: a view where the strides allow one) and
+copies in C order where they do not, and `ravel` copies, as NumPy. Axes are compile-time constants, checked while
 typing; sizes are checked at run time with NumPy's exceptions.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import cast
 
 import numpy as np
@@ -20,18 +21,28 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
+from jitcore.lib import shapekernels
 from jitcore.lib.layout import (
     Layout,
     contiguous_strides,
     data_of,
     index_values,
     itemsize,
+    load,
     make_view,
     shapes_of,
     size_of,
+    store,
     strides_of,
 )
-from jitcore.lib.registry import Operand, Resolved, register_function, register_method
+from jitcore.lib.registry import (
+    Lowerer,
+    Operand,
+    Resolved,
+    call_kernel,
+    register_function,
+    register_method,
+)
 
 # --- helpers --------------------------------------------------------------------------------
 
@@ -93,18 +104,96 @@ def c_view_or_copy(b: LowBuilder, a: ir.Value, shapes: list[ir.Value]) -> ir.Val
     contiguous = is_c_contiguous(b, a)
     if isinstance(contiguous, ir.Const) and contiguous.value:
         return view(a)
-    yes, no, join = b.new_block("inplace"), b.new_block("copy"), b.new_block("reshaped")
-    b.branch(contiguous, yes, no)
-    b.position(yes)
-    same = view(a)
+    return _either(b, contiguous, out, lambda: view(a), lambda: view(A.copy_array(b, a)))
+
+
+def _either(
+    b: LowBuilder,
+    cond: ir.Value,
+    out: T.Array,
+    yes: Callable[[], ir.Value],
+    no: Callable[[], ir.Value],
+) -> ir.Value:
+    """`yes()` if `cond` else `no()`, both arrays of type `out` (new references)."""
+    yes_b, no_b, join = b.new_block("then"), b.new_block("else"), b.new_block("endif")
+    b.branch(cond, yes_b, no_b)
+    b.position(yes_b)
+    first = yes()
     yes_end = b.block
     b.jump(join)
-    b.position(no)
-    copied = view(A.copy_array(b, a))
+    b.position(no_b)
+    second = no()
     no_end = b.block
     b.jump(join)
     b.position(join)
-    return b.phi(out, {yes_end: same, no_end: copied})
+    return b.phi(out, {yes_end: first, no_end: second})
+
+
+def nocopy_kernel() -> Resolved:
+    """The compiled `nocopy_strides` (a rule calls this while typing, so the kernel is ready
+    when `reshaped_view` lowers)."""
+    vec = T.Array(T.I64, 1, "C")
+    return call_kernel(shapekernels.nocopy_strides, [vec, vec, vec, vec, T.I64])
+
+
+def reshaped_view(
+    b: LowBuilder, a: ir.Value, shapes: list[ir.Value], out: T.Array, kernel: Resolved | None
+) -> ir.Value:
+    """NumPy's reshape of `a` (of as many elements as `shapes` holds): a view when `a` is
+    C-contiguous or NumPy's no-copy rule finds strides for one (`nocopy_strides`), else a
+    C-ordered copy."""
+    t = cast(T.Array, a.type)
+    size = itemsize(t)
+
+    def c_view(src: ir.Value) -> ir.Value:
+        strides = contiguous_strides(b, shapes, size, "C")
+        return make_view(b, src, out, data_of(b, src), shapes, strides)
+
+    contiguous = is_c_contiguous(b, a)
+    if isinstance(contiguous, ir.Const) and contiguous.value:
+        return c_view(a)
+
+    def attempt() -> ir.Value:
+        old_shape = _small_array(b, shapes_of(b, a))
+        old_strides = _small_array(b, strides_of(b, a))
+        new_shape = _small_array(b, shapes)
+        new_strides = _small_array(b, [i64(0)] * len(shapes))
+        assert kernel is not None, "the rule compiles nocopy_strides for arrays not C-ordered"
+        args = [old_shape, old_strides, new_shape, new_strides, i64(size)]
+        found = cast(Lowerer, kernel.lower)(b, args, {})
+        data = data_of(b, new_strides)
+        strides = [load(b, b.ptr_add(data, i64(8 * k)), T.I64) for k in range(len(shapes))]
+        return _either(
+            b,
+            found,
+            out,
+            lambda: make_view(b, a, out, data_of(b, a), shapes, strides),
+            lambda: c_view(A.copy_array(b, a)),
+        )
+
+    return _either(b, contiguous, out, lambda: c_view(a), attempt)
+
+
+def _small_array(b: LowBuilder, values: list[ir.Value]) -> ir.Value:
+    arr = A.allocate(b, T.I64, [i64(len(values))], "C")
+    data = data_of(b, arr)
+    for k, v in enumerate(values):
+        store(b, b.ptr_add(data, i64(8 * k)), b.cast(v, T.I64))
+    return arr
+
+
+def always_raise(exc: type, message: str, out: T.Array) -> Lowerer:
+    """An emitter that raises `exc(message)`: for arguments NumPy rejects at run time whatever
+    their values (known while compiling here, but raised as NumPy raises them, so that code
+    catching NumPy's exception behaves the same). The first operand must be an array: an
+    empty view of it of type `out` stands for the result, which is never reached."""
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        b.raise_if(ir.Const(True, type=T.BOOL), exc, message)
+        zeros = [i64(0)] * out.ndim
+        return make_view(b, v[0], out, data_of(b, v[0]), zeros, zeros)
+
+    return lower
 
 
 def _shape_items(op: Operand, what: str) -> int:
@@ -146,11 +235,12 @@ def _reshape_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         ndim = sum(_shape_items(op, "reshape") for op in args[1:])
         if any(isinstance(op.type, T.Tuple) for op in args[1:]):
             raise TypingError("reshape: give the shape as one tuple or as separate ints")
-    out = T.Array(t.dtype, ndim, "C")
+    out = T.Array(t.dtype, ndim, "C" if t.layout == "C" else "A")
+    kernel = None if t.layout == "C" else nocopy_kernel()
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         dims = [d for s in v[1:] for d in shape_values(b, s)]
-        return c_view_or_copy(b, v[0], _resolve_shape(b, v[0], dims))
+        return reshaped_view(b, v[0], _resolve_shape(b, v[0], dims), out, kernel)
 
     return Resolved((None,) * len(args), out, lower, kwargs={"order": None})
 
@@ -440,12 +530,10 @@ def _broadcast_to(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         return None
     t = array_of(args[0], "broadcast_to")
     ndim = _shape_items(args[1], "broadcast_to")
-    if ndim < t.ndim:
-        raise TypingError(
-            "broadcast_to: the input operand has more dimensions than allowed by the axis "
-            "remapping"
-        )
     out = T.Array(t.dtype, ndim, "A")
+    if ndim < t.ndim:
+        message = "input operand has more dimensions than allowed by the axis remapping"
+        return Resolved((None, None), out, always_raise(ValueError, message, out))
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         a = v[0]
