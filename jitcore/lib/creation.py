@@ -380,7 +380,11 @@ def _full_like(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     layout: Layout = "F" if t.layout == "F" and t.ndim > 1 else "C"
     out = T.Array(dtype, t.ndim, layout)
 
+    python_int = args[1].weak  # NumPy 2 refuses a Python int that does not fit the dtype
+
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        if python_int:
+            A.check_python_int(b, v[1], dtype)
         arr = A.allocate(b, dtype, shapes_of(b, v[0]), layout)
         A.fill_contiguous(b, arr, b.cast(v[1], dtype))
         return arr
