@@ -8,9 +8,13 @@ level, in these layers (a module may use any layer below its own):
     builtins  mathlib                builtins, math and cmath functions
     operators                        Python operators; dispatches array operands upwards to...
     ufuncs                           elementwise NumPy operations and functions
+    creation                         np.array/asarray, eye, diag, tri/tril/triu, full_like
+    joining                          concatenate, stacks, repeat, tile, roll, flip, insert...
+    indexing                         None, ..., boolean masks, index arrays (read and write)
+    shapes                           reshape, ravel, transpose, squeeze, broadcast_to, ...
     reductions                       reductions, scans, dot/matmul (kernels in npkernels)
     arrays                           indexing, views, attributes, creation, assignment
-    npkernels                        library kernels written in Python, compiled by jitcore
+    npkernels  shapekernels          library kernels written in Python, compiled by jitcore
     loops                            the elementwise loop engine (Recipe, elementwise)
     layout  scalar                   array struct fields and addressing; scalar emitters
     registry                         Operand, Resolved, the rule tables and the listing

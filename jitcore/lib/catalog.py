@@ -31,7 +31,17 @@ from jitcore.lib.registry import ARG_KINDS, Entry, entries
 
 # The modules that register operations, imported for that effect (and named here so that the
 # import is not mistaken for an unused one).
-RULE_MODULES = (arrays, builtins, mathlib, operators, reductions, ufuncs, shapes, joining, creation)
+RULE_MODULES = (
+    arrays,
+    builtins,
+    mathlib,
+    operators,
+    reductions,
+    ufuncs,
+    shapes,
+    joining,
+    creation,
+)
 
 BEGIN = "<!-- supported:begin -->"
 END = "<!-- supported:end -->"

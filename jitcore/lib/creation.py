@@ -149,7 +149,9 @@ def _fill_2d(b: LowBuilder, out: ir.Value, element: Element) -> None:
     outer = Loop(b, i64(0), rows)
     inner = Loop(b, i64(0), cols)
     flat = b.binop("add", b.binop("mul", outer.index, cols), inner.index)
-    store(b, b.ptr_add(data, b.binop("mul", flat, i64(size))), element(b, outer.index, inner.index))
+    store(
+        b, b.ptr_add(data, b.binop("mul", flat, i64(size))), element(b, outer.index, inner.index)
+    )
     inner.finish()
     outer.finish()
 
@@ -348,7 +350,7 @@ def _triangle(lower_part: bool):  # noqa: ANN202
             out = A.allocate(b, t.dtype, shapes_of(b, a), "C")
             zero = ir.Const(0, type=t.dtype)
             loops = [Loop(b, i64(0), n) for n in shapes_of(b, a)]
-            idx = [loop.index for loop in loops]
+            idx: list[ir.Value] = [loop.index for loop in loops]
             src = _element_address(b, a, idx)
             i, j = idx[-2], idx[-1]
             keep = b.cmp("le" if lower_part else "ge", j, b.binop("add", i, k))

@@ -238,7 +238,9 @@ def _visit(b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind, visit: Visi
         rest(b, b.ptr_add(base, b.binop("mul", i, stride)), idx)
         _finish(loops)
     else:
-        _mask_loops(b, adv, lambda b, idx, j: rest(b, _address(b, base, idx, sel.strides[at:]), [j]))
+        _mask_loops(
+            b, adv, lambda b, idx, j: rest(b, _address(b, base, idx, sel.strides[at:]), [j])
+        )
     _finish(outer)
 
 
@@ -256,7 +258,7 @@ def _mask_loops(
         loop = Loop(b, i64(0), n, carried=[j])
         loops.append(loop)
         j = loop.values[0]
-    idx = [loop.index for loop in loops]
+    idx: list[ir.Value] = [loop.index for loop in loops]
     hit = truth(b, load(b, _address(b, data_of(b, mask), idx, strides_of(b, mask)), _dtype(mask)))
     if on_true is not None:
         then, join = b.new_block("selected"), b.new_block("next")
@@ -350,7 +352,9 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
     ndim = p.out.ndim if isinstance(p.out, T.Array) else 0
     if isinstance(vt, T.Array):
         if vt.ndim > ndim:
-            raise TypingError(f"cannot assign a {vt.ndim}-d array to a {ndim}-d selection", loc=loc)
+            raise TypingError(
+                f"cannot assign a {vt.ndim}-d array to a {ndim}-d selection", loc=loc
+            )
     elif not isinstance(vt, T.Scalar):
         raise TypingError(f"cannot assign {vt} to array elements", loc=loc)
 
@@ -415,4 +419,3 @@ def _broadcast_strides(b: LowBuilder, value: ir.Value, shape: list[ir.Value]) ->
 def element_count(b: LowBuilder, mask: ir.Value) -> ir.Value:
     """The number of true elements of a boolean array (for other modules' masks)."""
     return _mask_loops(b, mask, None)
-

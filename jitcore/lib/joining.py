@@ -87,9 +87,7 @@ def copy_into(b: LowBuilder, dest: ir.Value, src: ir.Value) -> None:
     elementwise(b, [src], dtype, lambda bb, xs: bb.cast(xs[0], dtype), out=dest)
 
 
-def slot(
-    b: LowBuilder, out: ir.Value, axis: int, start: ir.Value, length: ir.Value
-) -> ir.Value:
+def slot(b: LowBuilder, out: ir.Value, axis: int, start: ir.Value, length: ir.Value) -> ir.Value:
     """The view of `out[..., start:start + length, ...]` along `axis`."""
     t = cast(T.Array, out.type)
     shapes, strides = shapes_of(b, out), strides_of(b, out)
@@ -154,9 +152,7 @@ def _concatenate(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
     items = _sequence(args[0], "concatenate")
     ndim = items[0].ndim
     if any(t.ndim != ndim for t in items):
-        raise TypingError(
-            "concatenate: all the input arrays must have same number of dimensions"
-        )
+        raise TypingError("concatenate: all the input arrays must have same number of dimensions")
     dtype = result_dtype(list(items))
     flat = axis_op is not None and axis_op.is_const and axis_op.const is None
     if ndim == 0 and not flat:
@@ -527,7 +523,10 @@ def _delete(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     ot = args[1].type
     out_t = T.Array(t.dtype, 1, "C")
     if ot == T.BOOL:  # NumPy takes a bool as a mask of the wrong shape
-        message = "boolean array argument obj to delete must be one dimensional and match the axis length"
+        message = (
+            "boolean array argument obj to delete must be one dimensional and match the axis "
+            "length"
+        )
         return Resolved((None, None), out_t, S.always_raise(ValueError, message, out_t))
     if isinstance(ot, T.Scalar) and ot.kind in "iu":
 
@@ -594,7 +593,9 @@ def _lower_delete_many(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
     then, join_b = b.new_block("kept"), b.new_block("next")
     b.branch(hit, then, join_b)
     b.position(then)
-    store(b, b.ptr_add(out_data, b.binop("mul", j, i64(dtype.dtype.itemsize))), load(b, src, dtype))
+    store(
+        b, b.ptr_add(out_data, b.binop("mul", j, i64(dtype.dtype.itemsize))), load(b, src, dtype)
+    )
     b.jump(join_b)
     b.position(join_b)
     loop.finish([b.binop("add", j, b.cast(hit, T.I64))])

@@ -5,8 +5,8 @@ Each of these rearranges an array's shape and strides without touching its eleme
 result is a view sharing the array's memory block (`make_view`), as in NumPy. `reshape` and
 `ravel` are views of arrays that are C-contiguous at run time; otherwise `reshape` follows
 NumPy's no-copy rule (`shapekernels.nocopy_strides`: a view where the strides allow one) and
-copies in C order where they do not, and `ravel` copies, as NumPy. Axes are compile-time constants, checked while
-typing; sizes are checked at run time with NumPy's exceptions.
+copies in C order where they do not, and `ravel` copies, as NumPy. Axes are compile-time
+constants, checked while typing; sizes are checked at run time with NumPy's exceptions.
 """
 
 from __future__ import annotations
@@ -60,7 +60,8 @@ def const_axes(op: Operand | None, ndim: int, what: str) -> tuple[int, ...] | No
         return None
     value = op.const
     if not op.is_const or not (
-        isinstance(value, int) or (isinstance(value, tuple) and all(isinstance(v, int) for v in value))
+        isinstance(value, int)
+        or (isinstance(value, tuple) and all(isinstance(v, int) for v in value))
     ):
         raise TypingError(f"{what}: axis must be a constant int or tuple of ints")
     axes = (value,) if isinstance(value, int) else cast(tuple[int, ...], value)
@@ -190,7 +191,7 @@ def always_raise(exc: type, message: str, out: T.Array) -> Lowerer:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         b.raise_if(ir.Const(True, type=T.BOOL), exc, message)
-        zeros = [i64(0)] * out.ndim
+        zeros: list[ir.Value] = [i64(0)] * out.ndim
         return make_view(b, v[0], out, data_of(b, v[0]), zeros, zeros)
 
     return lower
@@ -200,7 +201,9 @@ def _shape_items(op: Operand, what: str) -> int:
     t = op.type
     if isinstance(t, T.Scalar) and t.kind in "iub":
         return 1
-    if isinstance(t, T.Tuple) and all(isinstance(i, T.Scalar) and i.kind in "iub" for i in t.items):
+    if isinstance(t, T.Tuple) and all(
+        isinstance(i, T.Scalar) and i.kind in "iub" for i in t.items
+    ):
         return len(t.items)
     raise TypingError(f"{what}: the shape must be an int or a tuple of ints, not {t}")
 
@@ -283,11 +286,14 @@ def _resolve_shape(b: LowBuilder, a: ir.Value, dims: list[ir.Value]) -> list[ir.
 
 
 register_function(
-    np.reshape, params="a: array, shape: shape, *, order?: order",
+    np.reshape,
+    params="a: array, shape: shape, *, order?: order",
     notes="a view of a C-contiguous array, else a copy",
 )(_reshape_rule)
 register_method(
-    T.Array, "reshape", params="shape: shape; *dims: int",
+    T.Array,
+    "reshape",
+    params="shape: shape; *dims: int",
     notes="a view of a C-contiguous array, else a copy",
 )(_reshape_rule)
 
@@ -369,9 +375,7 @@ def _transpose_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved
     return Resolved((None,) * len(args), out, lambda b, v, kw: permuted(b, v[0], perm))
 
 
-register_function(np.transpose, params="a: array, axes?: const", notes="a view")(
-    _transpose_rule
-)
+register_function(np.transpose, params="a: array, axes?: const", notes="a view")(_transpose_rule)
 register_method(T.Array, "transpose", params="*axes: const", notes="a view")(_transpose_rule)
 
 
@@ -431,9 +435,7 @@ def _squeeze_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
 register_function(np.squeeze, params="a: array, axis: const", notes="axis= is required")(
     _squeeze_rule
 )
-register_method(T.Array, "squeeze", params="axis: const", notes="axis= is required")(
-    _squeeze_rule
-)
+register_method(T.Array, "squeeze", params="axis: const", notes="axis= is required")(_squeeze_rule)
 
 
 def _expand_dims_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -484,10 +486,11 @@ def _atleast(n: int):  # noqa: ANN202
             return None
         t = args[0].type
         if isinstance(t, T.Scalar):
-            out = T.Array(t, n, "C")
+            scalar = t
+            out = T.Array(scalar, n, "C")
 
             def lower_scalar(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-                arr = A.allocate(b, t, [i64(1)] * n, "C")
+                arr = A.allocate(b, scalar, [i64(1)] * n, "C")
                 A.fill_contiguous(b, arr, v[0])
                 return arr
 
@@ -546,7 +549,7 @@ def _broadcast_to(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
             )
         shapes, strides = shapes_of(b, a), strides_of(b, a)
         lead = ndim - t.ndim
-        new_strides = [i64(0)] * lead
+        new_strides: list[ir.Value] = [i64(0)] * lead
         for n, m, st in zip(target[lead:], shapes, strides):
             ok = b.or_(b.cmp("eq", m, n), b.cmp("eq", m, i64(1)))
             b.raise_if(

@@ -50,7 +50,9 @@ def arrays(  # noqa: ANN201
     """An array in any layout (C, F, strided, reversed view), empty ones included."""
     dtype = draw(st.sampled_from(dtypes))
     shape = draw(
-        hnp.array_shapes(min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side)
+        hnp.array_shapes(
+            min_dims=min_dims, max_dims=max_dims, min_side=min_side, max_side=max_side
+        )
     )
     a = draw(hnp.arrays(dtype, shape, elements=_elements(dtype)))
     return relayout(a, draw(st.sampled_from(LAYOUTS)))
