@@ -19,7 +19,15 @@ from typing import cast
 
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import nodes as ir
-from jitcore.ir.markers import MISSING, check_bound, check_unpack, range_bounds, range_more
+from jitcore.ir.markers import (
+    MISSING,
+    check_bound,
+    check_unpack,
+    range_bounds,
+    range_count,
+    range_item,
+    range_more,
+)
 from jitcore.parse import ParsedFunction
 
 BINOPS = {
@@ -398,13 +406,29 @@ class _Builder:
         bounds = self.emit(ir.Call(ir.Const(range_bounds), [start, stop, step]), call)
         start = self.emit(ir.GetItem(bounds, ir.Const(0)), call)
         stop = self.emit(ir.GetItem(bounds, ir.Const(1)), call)
+        step_value = step
         step = self.emit(ir.GetItem(bounds, ir.Const(2)), call)
+        if isinstance(step_value, ir.Const) and step_value.value in (1, -1):
+            # i +- 1 cannot wrap while i is still before `stop`: count i itself.
+            self._counted_loop(
+                node,
+                start,
+                step,
+                test=lambda i: self.emit(
+                    ir.Call(ir.Const(range_more), [i, stop, step]), node.iter
+                ),
+                item=lambda i: i,
+            )
+            return
+        # Any other step: count the items once, as CPython's range does, and compute each
+        # from its position (i + step could wrap past stop; LLVM also gets a trip count).
+        count = self.emit(ir.Call(ir.Const(range_count), [start, stop, step]), node.iter)
         self._counted_loop(
             node,
-            start,
-            step,
-            test=lambda i: self.emit(ir.Call(ir.Const(range_more), [i, stop, step]), node.iter),
-            item=lambda i: i,
+            ir.Const(0, weak=True),
+            ir.Const(1, weak=True),
+            test=lambda k: self.emit(ir.Compare("lt", k, count), node.iter),
+            item=lambda k: self.emit(ir.Call(ir.Const(range_item), [start, k, step]), node.iter),
         )
 
     def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:

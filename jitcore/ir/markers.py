@@ -26,6 +26,23 @@ def range_more(i: int, stop: int, step: int) -> bool:
     return i < stop if step > 0 else i > stop
 
 
+def range_count(start: int, stop: int, step: int) -> int:
+    """How many items range(start, stop, step) has (CPython's range length, computed in
+    unsigned arithmetic so no step overflows). A loop counts its items from 0 to this when the
+    step is not +-1: adding a large step to the last item could wrap past `stop`. Saturates at
+    2**63 - 1, a count no loop finishes."""
+    if step > 0:
+        n = (stop - start - 1) // step + 1 if start < stop else 0
+    else:
+        n = (start - stop - 1) // -step + 1 if start > stop else 0
+    return min(n, 2**63 - 1)
+
+
+def range_item(start: int, k: int, step: int) -> int:
+    """The k-th item of range(start, stop, step), for 0 <= k < range_count(...)."""
+    return start + k * step
+
+
 def check_bound(defined: bool, name: str) -> None:
     """Reading a local variable on a path where it was never assigned."""
     if not defined:
@@ -38,6 +55,6 @@ def check_unpack(value: object, n: int) -> None:
         raise ValueError(f"expected {n} values to unpack")
 
 
-MARKERS = (range_bounds, range_more, check_bound, check_unpack)
+MARKERS = (range_bounds, range_more, range_count, range_item, check_bound, check_unpack)
 for _marker in MARKERS:
     _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[union-attr]

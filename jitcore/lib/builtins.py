@@ -9,7 +9,14 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
-from jitcore.ir.markers import check_bound, check_unpack, range_bounds, range_more
+from jitcore.ir.markers import (
+    check_bound,
+    check_unpack,
+    range_bounds,
+    range_count,
+    range_item,
+    range_more,
+)
 from jitcore.lib import arrays, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
@@ -64,6 +71,55 @@ def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         return b.select(up, b.cmp("lt", i, stop), b.cmp("gt", i, stop))
 
     return Resolved((t, t, t), T.BOOL, lower)
+
+
+@register_function(range_count)
+def _range_count(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    t = cast(T.Scalar, args[0].type)
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        return _lower_range_count(b, vals, t)
+
+    return Resolved((t, t, t), T.I64, lower)
+
+
+def _lower_range_count(b: LowBuilder, vals: list[ir.Value], t: T.Scalar) -> ir.Value:
+    """CPython's range length: (hi - lo - 1) / |step| + 1 in unsigned arithmetic, where no
+    difference of two int64 overflows; 0 for an empty range; saturated at 2**63 - 1."""
+    start, stop, step = vals
+    u = T.U64
+    ustart, ustop, ustep = (b.cast(v, u) for v in vals)
+    one = ir.Const(1, type=u)
+    if t.is_signed:
+        up = b.cmp("gt", step, ir.Const(0, type=t))
+        nonempty = b.select(up, b.cmp("lt", start, stop), b.cmp("gt", start, stop))
+        span = b.select(
+            up,
+            b.binop("sub", b.binop("sub", ustop, ustart), one),
+            b.binop("sub", b.binop("sub", ustart, ustop), one),
+        )
+        magnitude = b.select(up, ustep, b.binop("sub", ir.Const(0, type=u), ustep))
+    else:
+        nonempty = b.cmp("lt", start, stop)
+        span = b.binop("sub", b.binop("sub", ustop, ustart), one)
+        magnitude = ustep
+    # `magnitude` is never 0 here: range_bounds raised for a zero step.
+    n = b.binop("add", b.binop("tdiv", span, magnitude), one)
+    limit = ir.Const(2**63 - 1, type=u)
+    n = b.select(b.cmp("gt", n, limit), limit, n)
+    return b.select(nonempty, b.cast(n, T.I64), ir.Const(0, type=T.I64))
+
+
+@register_function(range_item)
+def _range_item(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    t = cast(T.Scalar, args[0].type)
+
+    def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        start, k, step = vals
+        # Exact for every item of the range; wrapping arithmetic, so no check is needed.
+        return b.binop("add", start, b.binop("mul", b.cast(k, t), step))
+
+    return Resolved((t, T.I64, t), t, lower)
 
 
 @register_function(check_bound)

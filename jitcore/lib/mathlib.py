@@ -41,6 +41,11 @@ _TOTAL = {"tanh", "atan", "asinh", "erf", "erfc", "fabs"}
 
 
 def _checked_1(b: LowBuilder, fn: str, x: ir.Value, can_overflow: bool) -> ir.Value:
+    if fn == "sqrt":
+        # The domain is known from the input alone (sqrt(-0.0) is -0.0, NaN gives NaN), and a
+        # finite number's root is finite: one compare before, no check of the result.
+        b.raise_if(b.cmp("lt", x, ir.Const(0.0, type=x.type)), ValueError, DOMAIN)
+        return b.intrinsic(fn, [x], cast(T.Type, x.type))
     r = b.intrinsic(fn, [x], cast(T.Type, x.type))
     if fn in _TOTAL:
         return r

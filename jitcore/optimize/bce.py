@@ -17,7 +17,7 @@ from typing import cast
 
 from jitcore.ir import nodes as ir
 from jitcore.ir.analysis import dominates, dominators, natural_loops
-from jitcore.ir.markers import range_bounds, range_more
+from jitcore.ir.markers import range_bounds, range_count, range_item, range_more
 
 
 def eliminate_bounds_checks(fn: ir.Function) -> bool:
@@ -91,7 +91,29 @@ def _proven_axes(
     for axis, item in enumerate(items):
         if _source(item) is counter and _is_extent(stop, instr.array, axis):
             axes.add(axis)
+        elif _counted_item_below(_source(item), counter, stop, instr.array, axis):
+            axes.add(axis)
     return frozenset(axes)
+
+
+def _counted_item_below(
+    item: ir.Value, counter: ir.Value, count: ir.Value, array: ir.Value, axis: int
+) -> bool:
+    """`item` is range_item(start, k, step) of a loop `k < range_count(start, stop, step)`
+    with a constant start >= 0 and step > 0, and `stop` is the array's extent: every item
+    lies in [start, stop)."""
+    if not (isinstance(item, ir.Call) and _is(item.func, range_item) and item.args[1] is counter):
+        return False
+    if not (isinstance(count, ir.Call) and _is(count.func, range_count)):
+        return False
+    start, stop, step = (_source(a) for a in count.args)
+    return (
+        _source(item.args[0]) is start
+        and _source(item.args[2]) is step
+        and _nonnegative_constant(start)
+        and _positive_constant(step)
+        and _is_extent(stop, array, axis)
+    )
 
 
 def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:

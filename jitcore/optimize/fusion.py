@@ -72,10 +72,46 @@ def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> 
         if op not in block.instrs or (isinstance(op, ir.Call) and op.kwargs):
             continue
         between = block.instrs[block.instrs.index(op) + 1 : index]
-        if not all(is_removable(i) for i in between):  # side effects or a possible error
+        if not all(_movable_past(i) for i in between):  # side effects or a possible error
             continue
         return op
     return None
+
+
+def _movable_past(instr: ir.Instr) -> bool:
+    """A fused loop may run after `instr`: it writes nothing and cannot raise. Besides pure
+    scalar code, that is building a slice and taking a view with slices whose steps are
+    constants other than 0 (`a[::2] * 2.0 + b[::2]` fuses across the view of `b`)."""
+    if is_removable(instr):
+        return True
+    if isinstance(instr, ir.Call):
+        return _is_slice_constructor(instr)
+    if isinstance(instr, ir.GetItem) and isinstance(instr.obj.type, T.Array):
+        items = instr.index.items if isinstance(instr.index, ir.MakeTuple) else [instr.index]
+        return all(_is_safe_slice(item) for item in items)
+    return False
+
+
+def _is_slice_constructor(instr: ir.Value) -> bool:
+    return (
+        isinstance(instr, ir.Call)
+        and isinstance(instr.func, ir.Const)
+        and instr.func.value is slice
+        and not instr.kwargs
+    )
+
+
+def _is_safe_slice(item: ir.Value) -> bool:
+    """A slice whose step is absent or a non-zero constant: slicing with it cannot raise."""
+    if not isinstance(item.type, T.Slice):
+        return False
+    if not _is_slice_constructor(item):
+        return False
+    args = cast(ir.Call, item).args
+    if len(args) < 3:
+        return True
+    step = args[2]
+    return isinstance(step, ir.Const) and (step.value is None or step.value != 0)
 
 
 def _fuse(producer: ir.Instr, consumer: ir.Instr) -> ir.Call:

@@ -86,6 +86,33 @@ def test_range_any_step(start: int, stop: int, step: int) -> None:
     assert_same(range_sum, start, stop, step)  # step 0 raises ValueError both ways
 
 
+def range_count_and_last(start: int, stop: int, step: int, limit: int) -> tuple[int, int]:
+    count, last = 0, 0
+    for i in range(start, stop, step):
+        count += 1
+        last = i
+        if count == limit:
+            break
+    return count, last
+
+
+INT64 = st.integers(-(2**63), 2**63 - 1)
+
+
+@given(INT64, INT64, INT64.filter(lambda s: s != 0), st.integers(1, 5))
+def test_range_near_the_int64_limits_never_wraps(
+    start: int, stop: int, step: int, limit: int
+) -> None:
+    """A large step must not wrap the counter past `stop` (it ran forever or too often)."""
+    assert_same(range_count_and_last, start, stop, step, limit)
+
+
+def test_range_with_a_huge_step_stops_like_python() -> None:
+    assert_same(range_count_and_last, 0, 2**63 - 1, 2**62, 10)
+    assert_same(range_count_and_last, 0, -(2**63), -(2**62), 10)
+    assert_same(range_count_and_last, -(2**63), 2**63 - 1, 1, 3)
+
+
 def range_forms(n: int) -> int:
     s = 0
     for i in range(n):

@@ -118,6 +118,31 @@ def test_float_power(a: float, b: float) -> None:
     assert_same(power, a, b, ulps=2)
 
 
+def element_power_sum(a, p):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += abs(a[i]) ** p
+    return s
+
+
+SPECIAL = st.sampled_from([0.0, -0.0, 1.0, -1.0, math.inf, -math.inf, math.nan, 1e200, 5e-324])
+
+
+@given(st.one_of(st.floats(allow_nan=True), SPECIAL), st.integers(-2, 7))
+def test_float_to_a_run_time_int_power(a: float, p: int) -> None:
+    """Exponents 0..4 known only at run time become multiplications: same values (within the
+    default 4 ULPs), the same NaN, inf, signed-zero and OverflowError results as pow."""
+    assert_same(power, a, p)
+    assert_same(power, a, float(p))
+
+
+@given(st.lists(st.floats(-1e3, 1e3), max_size=20), st.integers(-2, 7))
+def test_numpy_scalar_to_a_run_time_int_power(values: list[float], p: int) -> None:
+    a = np.array(values)
+    assume(p >= 0 or not (a == 0).any())
+    assert_same(element_power_sum, a, p)
+
+
 def test_zero_to_negative_power_raises() -> None:
     with pytest.raises(ZeroDivisionError):
         compiled(power)(0.0, -1.0)

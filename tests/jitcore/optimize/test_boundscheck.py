@@ -69,6 +69,34 @@ def test_bce_removes_the_check_of_a_range_len_loop() -> None:
     assert "IndexError" not in f.inspect("lower")
 
 
+def every_third(a):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(1, a.shape[0], 3):
+        s += a[i]
+    return s
+
+
+def every_third_of_n(a, n):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(1, n, 3):
+        s += a[i]
+    return s
+
+
+def test_bce_proves_a_loop_with_a_larger_constant_step() -> None:
+    """A step other than +-1 counts items 0..range_count and computes each as range_item:
+    the check goes when start >= 0, step > 0 and stop is the array's extent."""
+    f = optimized(every_third)
+    assert f(np.arange(10.0)) == every_third(np.arange(10.0))
+    assert "range_item" in f.inspect("optimize:bce")
+    assert "checkindex" not in f.inspect("optimize:bce")
+    g = optimized(every_third_of_n)  # stop is not the extent: the check stays
+    assert g(np.arange(10.0), 10) == every_third_of_n(np.arange(10.0), 10)
+    assert "checkindex" in g.inspect("optimize:bce")
+    with pytest.raises(IndexError):
+        g(np.arange(10.0), 11)
+
+
 @given(st.integers(-8, 8))
 def test_out_of_range_indices_raise_index_error_like_python(i: int) -> None:
     a = np.arange(5.0)

@@ -113,6 +113,31 @@ def test_fusion_preserves_results_and_errors(disabled, a, b, c, n) -> None:  # n
     assert_same_arrays(mixed, a, b, n, disable_passes=disabled)
 
 
+def strided_expression(a, b, s):  # noqa: ANN001, ANN201
+    return a[::2] * 2.0 + b[1::2]
+
+
+def runtime_step_expression(a, b, s):  # noqa: ANN001, ANN201
+    return a[::2] * 2.0 + b[::s]  # b[::s] raises for s == 0: the multiply must not move past
+
+
+def test_fusion_moves_past_views_that_cannot_raise() -> None:
+    a = np.arange(10.0)
+    f = compiled(strided_expression)
+    f(a, a, 1)
+    assert f.inspect("optimize").count("fused_elementwise") == 1
+    g = compiled(runtime_step_expression)
+    g(a, a, 2)
+    assert "fused_elementwise" not in g.inspect("optimize")
+
+
+@pytest.mark.parametrize("disabled", [(), ("fusion",)])
+@given(a=arrays_1d, b=arrays_1d, s=st.integers(-3, 3))
+def test_fusion_across_views_preserves_results_and_errors(disabled, a, b, s) -> None:  # noqa: ANN001
+    assert_same_arrays(strided_expression, a, b, s, disable_passes=disabled)
+    assert_same_arrays(runtime_step_expression, a, b, s, disable_passes=disabled)
+
+
 def test_inlining_replaces_small_callees_and_keeps_their_exceptions() -> None:
     from tests.jitcore.e2e import calls_helpers as h
 
