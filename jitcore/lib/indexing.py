@@ -29,6 +29,7 @@ from jitcore.errors import SourceLoc, TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
+from jitcore.ir.markers import flat_get, flat_set
 from jitcore.lib import arrays as A
 from jitcore.lib.layout import (
     data_of,
@@ -40,7 +41,7 @@ from jitcore.lib.layout import (
     store,
     strides_of,
 )
-from jitcore.lib.registry import Operand, Resolved
+from jitcore.lib.registry import Operand, Resolved, register_function
 from jitcore.lib.scalar import truth
 
 ELLIPSIS = T.Opaque(Ellipsis)
@@ -217,8 +218,11 @@ def _address(b: LowBuilder, base: ir.Value, idx: list[ir.Value], st: list[ir.Val
     return b.ptr_add(base, offset)
 
 
-def _visit(b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind, visit: Visit) -> None:
-    """Call `visit` for each selected element, in the result's C order."""
+def _visit(
+    b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind, visit: Visit, check: bool = False
+) -> None:
+    """Call `visit` for each selected element, in the result's C order; `check`: check the
+    integer indices here (the caller did not)."""
     at, width = sel.at, sel.width
     outer, idx_outer = _nest(b, sel.shapes[:at])
     base = _address(b, sel.data, idx_outer, sel.strides[:at])
@@ -233,8 +237,11 @@ def _visit(b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind, visit: Visi
         n, stride = sel.shapes[at], sel.strides[at]
         loops, idx = _nest(b, shapes_of(b, adv))
         i = load(b, _address(b, data_of(b, adv), idx, strides_of(b, adv)), _dtype(adv))
-        i = b.cast(i, T.I64)
-        i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)  # checked before
+        if check:
+            i = _checked_index(b, i, n, at)
+        else:  # checked before
+            i = b.cast(i, T.I64)
+            i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
         rest(b, b.ptr_add(base, b.binop("mul", i, stride)), idx)
         _finish(loops)
     else:
@@ -278,22 +285,30 @@ def _dtype(a: ir.Value) -> T.Scalar:
     return cast(T.Array, a.type).dtype
 
 
-def _check_advanced(b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind) -> list[ir.Value]:
+def _checked_index(b: LowBuilder, i: ir.Value, n: ir.Value, axis: int) -> ir.Value:
+    t = cast(T.Scalar, i.type)
+    if t.kind == "u" and t.bits == 64:
+        b.raise_if(
+            b.cmp("gt", i, ir.Const(2**63 - 1, type=t)),
+            IndexError,
+            f"index out of bounds for axis {axis}",
+        )
+    return wrap_checked(b, i, n, axis)
+
+
+def _check_advanced(
+    b: LowBuilder, sel: Selection, adv: ir.Value, kind: Kind, checked_later: bool = False
+) -> list[ir.Value]:
     """Check the advanced item against its axes (every index in range, or the mask's shape
-    equal to theirs) and return the result's shape."""
+    equal to theirs; `checked_later`: the indices are checked while visiting) and return
+    the result's shape."""
     at, width = sel.at, sel.width
     if kind == "ints":
-        n = sel.shapes[at]
-        loops, idx = _nest(b, shapes_of(b, adv))
-        i = load(b, _address(b, data_of(b, adv), idx, strides_of(b, adv)), _dtype(adv))
-        if _dtype(adv).kind == "u" and _dtype(adv).bits == 64:
-            b.raise_if(
-                b.cmp("gt", i, ir.Const(2**63 - 1, type=_dtype(adv))),
-                IndexError,
-                f"index out of bounds for axis {at}",
-            )
-        wrap_checked(b, i, n, at)
-        _finish(loops)
+        if not checked_later:
+            loops, idx = _nest(b, shapes_of(b, adv))
+            i = load(b, _address(b, data_of(b, adv), idx, strides_of(b, adv)), _dtype(adv))
+            _checked_index(b, i, sel.shapes[at], at)
+            _finish(loops)
         middle = shapes_of(b, adv)
     else:
         mask_shapes = shapes_of(b, adv)
@@ -333,14 +348,18 @@ def _getitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], p: Plan) -> ir.
         return make_view(b, a, cast(T.Array, p.out), sel.data, sel.shapes, sel.strides)
     array = values[cast(int, adv.source)]
     out_t = cast(T.Array, p.out)
-    shape = _check_advanced(b, sel, array, adv.kind)
+    # A read with no axes before the index array visits every index once: it checks them
+    # as it goes (one pass; an error frees the result). Otherwise all are checked first, as
+    # NumPy does, so that an empty outer axis still raises for an index out of bounds.
+    one_pass = adv.kind == "ints" and sel.at == 0
+    shape = _check_advanced(b, sel, array, adv.kind, checked_later=one_pass)
     out = A.allocate(b, out_t.dtype, shape, "C")
     out_data, out_strides = data_of(b, out), strides_of(b, out)
 
     def copy(b: LowBuilder, src: ir.Value, idx: list[ir.Value]) -> None:
         store(b, _address(b, out_data, idx, out_strides), load(b, src, out_t.dtype))
 
-    _visit(b, sel, array, adv.kind, copy)
+    _visit(b, sel, array, adv.kind, copy, check=one_pass)
     return out
 
 
@@ -419,3 +438,66 @@ def _broadcast_strides(b: LowBuilder, value: ir.Value, shape: list[ir.Value]) ->
 def element_count(b: LowBuilder, mask: ir.Value) -> ir.Value:
     """The number of true elements of a boolean array (for other modules' masks)."""
     return _mask_loops(b, mask, None)
+
+
+# --- a.flat[i] ----------------------------------------------------------------------------------
+
+
+def _flat_address(b: LowBuilder, a: ir.Value, i: ir.Value) -> ir.Value:
+    """The address of element i (C order, from the end when negative) of `a`; IndexError
+    outside, as NumPy's flat iterator."""
+    shapes, strides = shapes_of(b, a), strides_of(b, a)
+    size = size_of(b, shapes)
+    i = b.cast(i, T.I64)
+    i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, size), i)
+    outside = b.or_(b.cmp("lt", i, i64(0)), b.cmp("ge", i, size))
+    b.raise_if(outside, IndexError, "index out of bounds for the flat iterator")
+    offset: ir.Value = i64(0)
+    rest = i
+    for n, st in zip(reversed(shapes), reversed(strides)):
+        safe = b.select(b.cmp("eq", n, i64(0)), i64(1), n)
+        offset = b.binop("add", offset, b.binop("mul", b.binop("trem", rest, safe), st))
+        rest = b.binop("tdiv", rest, safe)
+    return b.ptr_add(data_of(b, a), offset)
+
+
+def _flat_operands(args: list[Operand], what: str) -> T.Array:
+    t = args[0].type
+    if not isinstance(t, T.Array):
+        raise TypingError(f"{what}: only arrays have .flat, not {t}")
+    i = args[1].type
+    if not (isinstance(i, T.Scalar) and i.kind in "iu"):
+        raise TypingError(
+            f"{what}: .flat is indexed by an integer here, not {i}",
+            hint="index the array itself with slices or masks",
+        )
+    return t
+
+
+@register_function(flat_get, params="a: array, i: int")
+def _flat_get(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 2 or kwargs:
+        return None
+    t = _flat_operands(args, "a.flat[i]")
+    return Resolved(
+        (None, None),
+        t.dtype,
+        lambda b, v, kw: load(b, _flat_address(b, v[0], v[1]), t.dtype),
+        may_raise=True,
+    )
+
+
+@register_function(flat_set, params="a: array, i: int, value: number")
+def _flat_set(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 3 or kwargs:
+        return None
+    t = _flat_operands(args, "a.flat[i] = x")
+    if not isinstance(args[2].type, T.Scalar):
+        raise TypingError(f"a.flat[i] = x: x must be a number, not {args[2].type}")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        A.check_python_int(b, v[2], t.dtype)
+        store(b, _flat_address(b, v[0], v[1]), b.cast(v[2], t.dtype))
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved((None, None, None), T.NONE, lower, may_raise=True)

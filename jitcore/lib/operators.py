@@ -21,7 +21,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, indexing, scalar, ufuncs
+from jitcore.lib import arrays, indexing, scalar, shapes, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -629,6 +629,8 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
                 return Resolved((None,), T.complex_part(t), lambda b, args, kw: b.imag(args[0]))
             return Resolved((None,), t, lambda b, args, kw: ir.Const(0, type=t))
     if isinstance(t, T.Array):
+        if attr == "flat":
+            return shapes.resolve_flat(obj)
         return arrays.resolve_getattr(obj, attr, loc)
     if isinstance(t, T.Opaque):
         value = getattr(t.obj, attr, None)

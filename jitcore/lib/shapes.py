@@ -20,6 +20,7 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
+from jitcore.ir.markers import ndindex_count, ndindex_item
 from jitcore.lib import arrays as A
 from jitcore.lib import shapekernels
 from jitcore.lib.layout import (
@@ -40,6 +41,7 @@ from jitcore.lib.registry import (
     Operand,
     Resolved,
     call_kernel,
+    describe,
     register_function,
     register_method,
 )
@@ -561,3 +563,129 @@ def _broadcast_to(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         return make_view(b, a, out, data_of(b, a), target, new_strides)
 
     return Resolved((None, None), out, lower)
+
+
+# --- iteration: np.ndindex, np.nditer, a.flat -------------------------------------------
+
+
+@register_function(ndindex_count, params="shape: shape")
+def _ndindex_count(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 1 or kwargs:
+        return None
+    _shape_items(args[0], "np.ndindex")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        dims = shape_values(b, v[0])
+        for n in dims:
+            b.raise_if(b.cmp("lt", n, i64(0)), ValueError, "negative dimensions are not allowed")
+        return size_of(b, dims)
+
+    return Resolved((None,), T.I64, lower, may_raise=True)
+
+
+@register_function(ndindex_item, params="shape: shape, k: int")
+def _ndindex_item(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    if len(args) != 2 or kwargs:
+        return None
+    ndim = _shape_items(args[0], "np.ndindex")
+    out = T.Tuple((T.I64,) * ndim)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        dims = shape_values(b, v[0])
+        rest = b.cast(v[1], T.I64)
+        items: list[ir.Value] = []
+        for n in reversed(dims):  # k < the product of dims, so no dimension is 0 here
+            safe = b.select(b.cmp("eq", n, i64(0)), i64(1), n)
+            items.append(b.binop("trem", rest, safe))
+            rest = b.binop("tdiv", rest, safe)
+        return b.make_tuple(items[::-1])
+
+    # the index tuple holds Python ints, as NumPy's
+    return Resolved((None, None), out, lower, python_result=(True,) * ndim)
+
+
+describe(
+    "np.ndindex",
+    "function",
+    "*shape: int | tuple",
+    "in `for` loops: `for idx in np.ndindex(a.shape)` (tuples of Python ints)",
+    module=__name__,
+    obj=np.ndindex,
+)
+
+
+@register_function(
+    np.nditer,
+    params="op: array",
+    notes="in `for` loops, read-only, in memory order (`order='K'`) for arrays that are C- or "
+    "F-contiguous up to reversed axes, else in C order; each element is a NumPy scalar "
+    "(NumPy: a 0-d array)",
+)
+def _nditer(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    """`for x in np.nditer(a)`: the loop runs over a 1-D array of a's elements in memory order
+    (a view when there is one)."""
+    if len(args) != 1 or kwargs:
+        return None
+    t = array_of(args[0], "np.nditer")
+    out = T.Array(t.dtype, 1, "C")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        a = _unreversed(b, v[0])
+        size = [size_of(b, shapes_of(b, a))]
+        b.raise_if(
+            b.cmp("eq", size[0], i64(0)),
+            ValueError,
+            "Iteration of zero-sized operands is not enabled",
+        )
+        if t.ndim < 2 or t.layout == "C":
+            return c_view_or_copy(b, a, size)
+        backwards = permuted(b, a, tuple(reversed(range(t.ndim))))
+        if t.layout == "F":
+            return c_view_or_copy(b, backwards, size)
+        f_order = b.and_(b.not_(is_c_contiguous(b, a)), is_c_contiguous(b, backwards))
+        return _either(
+            b,
+            f_order,
+            out,
+            lambda: c_view_or_copy(b, backwards, size),
+            lambda: c_view_or_copy(b, a, size),
+        )
+
+    return Resolved((None,), out, lower)
+
+
+def _unreversed(b: LowBuilder, a: ir.Value) -> ir.Value:
+    """`a` with its negative-stride axes flipped (the order nditer's 'K' visits memory in)."""
+    t = cast(T.Array, a.type)
+    if t.layout != "A":
+        return a
+    shapes, strides = shapes_of(b, a), strides_of(b, a)
+    offset: ir.Value = i64(0)
+    flipped: list[ir.Value] = []
+    for n, st in zip(shapes, strides):
+        negative = b.cmp("lt", st, i64(0))
+        last = b.select(b.cmp("gt", n, i64(0)), b.binop("sub", n, i64(1)), i64(0))
+        offset = b.binop("add", offset, b.select(negative, b.binop("mul", last, st), i64(0)))
+        flipped.append(b.select(negative, b.emit(ir.UnaryOp("neg", st, type=T.I64)), st))
+    return make_view(b, a, t, b.ptr_add(data_of(b, a), offset), shapes, flipped)
+
+
+def resolve_flat(obj: Operand) -> Resolved:
+    """`a.flat` used as a value (`for x in a.flat`, `sum(a.flat)`): the elements in C order,
+    a view of a C-contiguous array, else a copy (indexing `a.flat[i]` reads and writes `a`
+    itself: `ssa` turns it into `flat_get`/`flat_set`)."""
+    t = array_of(obj, "a.flat")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        return c_view_or_copy(b, v[0], [size_of(b, shapes_of(b, v[0]))])
+
+    return Resolved((None,), T.Array(t.dtype, 1, "C"), lower)
+
+
+describe(
+    "ndarray.flat",
+    "attribute",
+    "a: array",
+    "`a.flat[i]` reads and writes (int i); `for x in a.flat` iterates in C order",
+    module=__name__,
+)

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitcore import TypingError, jit
+from tests.jitcore.e2e.indexing_helpers import REAL as REAL_DTYPES
 from tests.jitcore.e2e.indexing_helpers import arrays
 from tests.jitcore.support import assert_same_arrays
 
@@ -169,3 +170,58 @@ def transpose_wrong_axes(a):  # noqa: ANN001, ANN201
 def test_shape_errors_known_while_compiling(f, message) -> None:  # noqa: ANN001
     with pytest.raises(TypingError, match=message):
         jit(mode="compiled")(f)(np.ones((1, 2)))
+
+
+# --- iteration -------------------------------------------------------------------------------
+
+
+def flat_access(a, i):  # noqa: ANN001, ANN201
+    x = a.flat[i]  # IndexError outside, from the end when negative
+    a.flat[-1] = 5  # writes reach `a` whatever its layout
+    a.flat[0] += 2
+    s = a.dtype.type(0)
+    for y in a.flat:
+        s += y
+    return x, s, a
+
+
+@given(arrays(REAL_DTYPES, max_dims=3, min_side=1), st.integers(-30, 30))
+def test_flat_reads_writes_and_iterates_in_c_order(a: np.ndarray, i: int) -> None:
+    assert_same_arrays(flat_access, a, i)
+
+
+def ndindex_loops(a):  # noqa: ANN001, ANN201
+    total = a.dtype.type(0)
+    weights = 0
+    for idx in np.ndindex(a.shape):
+        total += a[idx]
+        weights += idx[0] * 7 + idx[-1]
+    count = 0
+    for i, j in np.ndindex(2, 3):
+        count += i * 10 + j
+    return total, weights, count
+
+
+@given(arrays(REAL_DTYPES, max_dims=3))
+def test_ndindex_visits_every_index_tuple_in_c_order(a: np.ndarray) -> None:
+    assert_same_arrays(ndindex_loops, a)
+
+
+def nditer_order(a):  # noqa: ANN001, ANN201
+    out = np.empty(a.size, a.dtype)
+    k = 0
+    for x in np.nditer(a):
+        out[k] = x
+        k += 1
+    return out
+
+
+@given(arrays(max_dims=3))
+def test_nditer_visits_memory_order(a: np.ndarray) -> None:
+    assert_same_arrays(nditer_order, a)
+
+
+def test_nditer_of_a_transposed_and_reversed_view() -> None:
+    a = np.arange(12.0).reshape(3, 4)
+    for view in (a.T, a[::-1], a[::-1, ::-2], a.T[::-1]):
+        assert_same_arrays(nditer_order, view)
