@@ -23,6 +23,7 @@ from jitcore.lib import arrays as A
 from jitcore.lib import indexing
 from jitcore.lib import shapes as S
 from jitcore.lib.layout import (
+    TOO_BIG,
     contiguous_strides,
     data_of,
     index_values,
@@ -346,12 +347,7 @@ def _repeat(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         b.raise_if(b.cmp("lt", r, i64(0)), ValueError, "negative dimensions are not allowed")
         shapes = shapes_of(b, a)
         n = shapes[k]
-        b.raise_if(
-            b.intrinsic("smul_overflows", [n, r], T.BOOL),
-            ValueError,
-            "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
-            "possible size.",
-        )
+        b.raise_if(b.intrinsic("smul_overflows", [n, r], T.BOOL), ValueError, TOO_BIG)
         shapes[k] = b.binop("mul", n, r)
         out = A.allocate(b, t.dtype, shapes, "C")
         safe = b.select(b.cmp("eq", r, i64(0)), i64(1), r)
@@ -379,6 +375,7 @@ def _tile(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         out_shapes = []
         for n, r in zip(shapes, reps):
             b.raise_if(b.cmp("lt", r, i64(0)), ValueError, "negative dimensions are not allowed")
+            b.raise_if(b.intrinsic("smul_overflows", [n, r], T.BOOL), ValueError, TOO_BIG)
             out_shapes.append(b.binop("mul", n, r))
         out = A.allocate(b, t.dtype, out_shapes, "C")
         index = []

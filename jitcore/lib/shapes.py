@@ -24,6 +24,7 @@ from jitcore.ir.markers import ndindex_count, ndindex_item
 from jitcore.lib import arrays as A
 from jitcore.lib import shapekernels
 from jitcore.lib.layout import (
+    TOO_BIG,
     Layout,
     contiguous_strides,
     data_of,
@@ -260,12 +261,7 @@ def _resolve_shape(b: LowBuilder, a: ir.Value, dims: list[ir.Value]) -> list[ir.
         negative = b.cmp("lt", d, i64(0))
         unknown = b.binop("add", unknown, b.cast(negative, T.I64))
         factor = b.select(negative, i64(1), d)
-        b.raise_if(
-            b.intrinsic("smul_overflows", [known, factor], T.BOOL),
-            ValueError,
-            "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
-            "possible size.",
-        )
+        b.raise_if(b.intrinsic("smul_overflows", [known, factor], T.BOOL), ValueError, TOO_BIG)
         known = b.binop("mul", known, factor)
     b.raise_if(b.cmp("gt", unknown, i64(1)), ValueError, "can only specify one unknown dimension")
     bad = "cannot reshape array into the requested shape"
