@@ -252,3 +252,14 @@ def two_ellipses(a):  # noqa: ANN001, ANN201
 def test_unsupported_indices_are_typing_errors(f, args, message) -> None:  # noqa: ANN001
     with pytest.raises(TypingError, match=message):
         jit(mode="compiled")(f)(*args)
+
+
+def zero_d(a):  # noqa: ANN001, ANN201
+    v = a[...]
+    v[...] = 3  # a view: `a` changes
+    return a[None], a[..., None], a[()], v, np.atleast_1d(a), a.reshape(1, 1), a
+
+
+@pytest.mark.parametrize("value", [np.array(2.5), np.array(7, np.int32), np.array(True)])
+def test_0d_arrays(value: np.ndarray) -> None:
+    assert_same_arrays(zero_d, value)

@@ -161,3 +161,11 @@ def inserts(a, i, x):  # noqa: ANN001, ANN201
 @given(arrays(REAL, max_dims=1), st.integers(-6, 6), st.integers(-3, 3))
 def test_insert(a: np.ndarray, i: int, x: int) -> None:
     assert_same_arrays(inserts, a, i, x)  # IndexError beyond either end
+
+
+def tile_huge(n):  # noqa: ANN001, ANN201
+    return np.tile(np.broadcast_to(np.ones(1), (n,)), 4), np.repeat(np.zeros(2), n)
+
+
+def test_sizes_beyond_int64_are_value_errors_as_in_numpy() -> None:
+    assert_same_arrays(tile_huge, 2**62)  # the repeated dimension overflows
