@@ -4,12 +4,14 @@ integer index arrays, read (`a[m]`) and written (`a[m] = x`).
 An index is planned while typing (`plan`): `...` expands to full slices, and each item says
 which axes of the array it consumes and which of the result it makes. Lowering first applies
 the basic items (integers, slices, `None`) to the array's shape and strides, as a view would,
-leaving full slices where the advanced item (one mask or one index array) sits; the advanced
-item then selects along its axes:
+leaving full slices where the advanced items (one mask, or index arrays) sit; they then select
+along their axes:
 
 - an integer array `i` of any shape on one axis: result axes `i.shape` in its place (NumPy's
   rule for a single advanced index); negative indices count from the end, and every index is
-  checked before anything is read or written (IndexError, as NumPy);
+  checked before anything is read or written (IndexError, as NumPy); several integer arrays
+  (`a[i, j]`) broadcast together and select one element per broadcast position, their axes
+  where the arrays are when they are adjacent, else first (NumPy's rule);
 - a boolean mask `m` on `m.ndim` axes, whose shape must equal theirs (IndexError otherwise):
   one result axis of `m.sum()` elements, in C order of the mask.
 
@@ -22,7 +24,7 @@ is a view (`a[None, ..., ::-1]`), or a 0-d view when `...` meets only integers.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, cast
 
 from jitcore.errors import SourceLoc, TypingError
@@ -72,7 +74,22 @@ class Plan:
 
     @property
     def advanced(self) -> Item | None:
-        return next((i for i in self.items if i.kind in ("ints", "mask")), None)
+        """The one advanced item (None without, or with several: see `several`)."""
+        found = [i for i in self.items if i.kind in ("ints", "mask")]
+        return found[0] if len(found) == 1 else None
+
+    @property
+    def several(self) -> list[Item]:
+        """Two or more integer index arrays (broadcast together), else []."""
+        found = [i for i in self.items if i.kind == "ints"]
+        return found if len(found) > 1 else []
+
+    @property
+    def adjacent(self) -> bool:
+        """Whether the index arrays are next to each other (NumPy then puts the broadcast
+        axes where they are; otherwise first)."""
+        at = [k for k, i in enumerate(self.items) if i.kind == "ints"]
+        return at == list(range(at[0], at[0] + len(at)))
 
 
 def plan(array: T.Array, index: T.Type, loc: SourceLoc) -> Plan:
@@ -100,20 +117,20 @@ def plan(array: T.Array, index: T.Type, loc: SourceLoc) -> Plan:
     else:
         items[ellipsis_at : ellipsis_at + 1] = fill
     advanced = [i for i in items if i.kind in ("ints", "mask")]
-    if len(advanced) > 1:
+    if len(advanced) > 1 and any(i.kind == "mask" for i in advanced):
         raise TypingError(
-            "only one index array or mask per index is supported",
+            "a boolean mask together with other index arrays is not supported",
             loc=loc,
-            hint="index with one array at a time: a[i][:, j]",
+            hint="index with one mask at a time: a[m][:, j]",
         )
     ndim = 0
     for item in items:
         if item.kind in ("slice", "full", "none"):
             ndim += 1
-        elif item.kind == "ints":
-            ndim += cast(T.Array, given[cast(int, item.source)]).ndim
         elif item.kind == "mask":
             ndim += 1
+    ints = [cast(T.Array, given[cast(int, i.source)]).ndim for i in advanced if i.kind == "ints"]
+    ndim += max(ints, default=0)
     if ndim == 0 and ellipsis_at is None:
         return Plan(tuple(items), array.dtype)
     return Plan(tuple(items), T.Array(array.dtype, ndim, "C" if advanced else "A"))
@@ -155,6 +172,7 @@ class Selection:
     strides: list[ir.Value]
     at: int = 0
     width: int = 0
+    adv_axes: list[int] = field(default_factory=list)  # each index array's axis
 
 
 def _basic(b: LowBuilder, a: ir.Value, p: Plan, values: list[ir.Value]) -> Selection:
@@ -178,6 +196,7 @@ def _basic(b: LowBuilder, a: ir.Value, p: Plan, values: list[ir.Value]) -> Selec
         else:
             if item.kind in ("ints", "mask"):
                 sel.at, sel.width = len(sel.shapes), item.axes
+                sel.adv_axes.append(len(sel.shapes))
             sel.shapes += shapes[axis : axis + item.axes]
             sel.strides += strides[axis : axis + item.axes]
         axis += item.axes
@@ -342,6 +361,17 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
 def _getitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], p: Plan) -> ir.Value:
     sel = _basic(b, a, p, values)
     adv = p.advanced
+    if p.several:
+        out_t = cast(T.Array, p.out)
+        multi = _Several(b, sel, [values[cast(int, i.source)] for i in p.several], p.adjacent)
+        out = A.allocate(b, out_t.dtype, multi.shape, "C")
+        out_data, out_strides = data_of(b, out), strides_of(b, out)
+
+        def copy_one(b: LowBuilder, src: ir.Value, idx: list[ir.Value]) -> None:
+            store(b, _address(b, out_data, idx, out_strides), load(b, src, out_t.dtype))
+
+        multi.visit(copy_one)
+        return out
     if adv is None:
         if isinstance(p.out, T.Scalar):
             return load(b, sel.data, p.out)
@@ -389,6 +419,10 @@ def _setitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], value: ir.Value
     dtype = cast(T.Array, a.type).dtype
     sel = _basic(b, a, p, values)
     adv = p.advanced
+    if p.several:
+        multi = _Several(b, sel, [values[cast(int, i.source)] for i in p.several], p.adjacent)
+        multi.visit(_putter(b, a, value, multi.shape))
+        return
     if adv is None:
         if isinstance(p.out, T.Scalar):
             A.check_python_int(b, value, dtype)
@@ -399,23 +433,97 @@ def _setitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], value: ir.Value
         return
     array = values[cast(int, adv.source)]
     shape = _check_advanced(b, sel, array, adv.kind)
+    _visit(b, sel, array, adv.kind, _putter(b, a, value, shape))
+
+
+def _putter(b: LowBuilder, a: ir.Value, value: ir.Value, shape: list[ir.Value]) -> Visit:
+    """What a write stores at each selected element: the scalar `value`, or `value`'s element
+    broadcast to the selection's `shape` (from a copy if it overlaps `a`)."""
+    dtype = cast(T.Array, a.type).dtype
     if isinstance(value.type, T.Array):
         value = A.copy_if_overlapping(b, value, a)
         value_data = data_of(b, value)
         value_strides = _broadcast_strides(b, value, shape)
+        value_dtype = _dtype(value)
 
         def put(b: LowBuilder, dest: ir.Value, idx: list[ir.Value]) -> None:
             src = _address(b, value_data, idx[len(idx) - len(value_strides) :], value_strides)
-            store(b, dest, b.cast(load(b, src, _dtype(value)), dtype))
+            store(b, dest, b.cast(load(b, src, value_dtype), dtype))
 
-    else:
-        A.check_python_int(b, value, dtype)
-        scalar = b.cast(value, dtype)
+        return put
+    A.check_python_int(b, value, dtype)
+    scalar = b.cast(value, dtype)
 
-        def put(b: LowBuilder, dest: ir.Value, idx: list[ir.Value]) -> None:
-            store(b, dest, scalar)
+    def put_scalar(b: LowBuilder, dest: ir.Value, idx: list[ir.Value]) -> None:
+        store(b, dest, scalar)
 
-    _visit(b, sel, array, adv.kind, put)
+    return put_scalar
+
+
+class _Several:
+    """Several integer index arrays, each on its own axis of the selection, broadcast together
+    (IndexError when they do not, as NumPy). Every index is checked first. The result's axes
+    are the broadcast axes where the arrays are if they are adjacent, else first, followed or
+    surrounded by the selection's other axes (NumPy's rule)."""
+
+    def __init__(
+        self, b: LowBuilder, sel: Selection, arrays: list[ir.Value], adjacent: bool
+    ) -> None:
+        self.b, self.sel, self.arrays = b, sel, arrays
+        rest = [k for k in range(len(sel.shapes)) if k not in sel.adv_axes]
+        first = sel.adv_axes[0]
+        self.before = [k for k in rest if k < first] if adjacent else []
+        self.after = [k for k in rest if k not in self.before]
+        for arr, axis in zip(arrays, sel.adv_axes):
+            loops, idx = _nest(b, shapes_of(b, arr))
+            i = load(b, _address(b, data_of(b, arr), idx, strides_of(b, arr)), _dtype(arr))
+            _checked_index(b, i, sel.shapes[axis], axis)
+            _finish(loops)
+        self.common = self._broadcast()
+        self.shape = (
+            [sel.shapes[k] for k in self.before]
+            + self.common
+            + [sel.shapes[k] for k in self.after]
+        )
+
+    def _broadcast(self) -> list[ir.Value]:
+        b = self.b
+        ndim = max(cast(T.Array, a.type).ndim for a in self.arrays)
+        shape: list[ir.Value] = [i64(1)] * ndim
+        for a in self.arrays:
+            own = shapes_of(b, a)
+            for k, n in enumerate(own, ndim - len(own)):
+                cur = shape[k]
+                ok = b.or_(
+                    b.or_(b.cmp("eq", cur, n), b.cmp("eq", cur, i64(1))), b.cmp("eq", n, i64(1))
+                )
+                b.raise_if(
+                    b.not_(ok),
+                    IndexError,
+                    "shape mismatch: indexing arrays could not be broadcast together",
+                )
+                shape[k] = b.select(b.cmp("eq", cur, i64(1)), n, cur)
+        return shape
+
+    def visit(self, visit: Visit) -> None:
+        b, sel = self.b, self.sel
+        each = [_broadcast_strides(b, a, self.common) for a in self.arrays]  # checked: fit
+        outer, idx_outer = _nest(b, [sel.shapes[k] for k in self.before])
+        base = _address(b, sel.data, idx_outer, [sel.strides[k] for k in self.before])
+        middle, idx_middle = _nest(b, self.common)
+        offset: ir.Value = i64(0)
+        for a, axis, strides in zip(self.arrays, sel.adv_axes, each):
+            own = idx_middle[len(idx_middle) - len(strides) :]
+            i = b.cast(load(b, _address(b, data_of(b, a), own, strides), _dtype(a)), T.I64)
+            n = sel.shapes[axis]
+            i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)  # checked before
+            offset = b.binop("add", offset, b.binop("mul", i, sel.strides[axis]))
+        inner, idx_inner = _nest(b, [sel.shapes[k] for k in self.after])
+        ptr = _address(b, b.ptr_add(base, offset), idx_inner, [sel.strides[k] for k in self.after])
+        visit(b, ptr, idx_outer + idx_middle + idx_inner)
+        _finish(inner)
+        _finish(middle)
+        _finish(outer)
 
 
 def _broadcast_strides(b: LowBuilder, value: ir.Value, shape: list[ir.Value]) -> list[ir.Value]:

@@ -175,6 +175,31 @@ def test_unsigned_index_arrays(data: st.DataObject, a: np.ndarray) -> None:
     assert_same_arrays(fancy_from_unsigned, a, i)
 
 
+def several(a, i, j):  # noqa: ANN001, ANN201
+    return a[i, j], a[i, :, j], a[:, i, j], a[i[:, None], j], a[i, -1, j[:1]]
+
+
+@given(st.data(), arrays(min_dims=3, max_dims=3, min_side=1))
+def test_several_index_arrays_broadcast_together(data: st.DataObject, a: np.ndarray) -> None:
+    i = data.draw(indices(a.shape[0]))
+    j = data.draw(indices(a.shape[2]))
+    # IndexError where i and j do not broadcast, or for an index out of bounds
+    assert_same_arrays(several, a, i, j)
+
+
+def several_write(a, i, j, x):  # noqa: ANN001, ANN201
+    a[i, j] = x
+    a[i, j] += 1
+    return a
+
+
+@given(st.data(), arrays(REAL, min_dims=2, max_dims=2, min_side=1), st.integers(0, 50))
+def test_several_index_arrays_write(data: st.DataObject, a: np.ndarray, x: int) -> None:
+    i = data.draw(indices(a.shape[0]))
+    j = data.draw(indices(a.shape[1]))
+    assert_same_arrays(several_write, a, i, j, x)
+
+
 # --- None, Ellipsis, negative steps ----------------------------------------------------------
 
 
@@ -229,8 +254,8 @@ def test_writes_through_negative_steps(a: np.ndarray, x: int) -> None:
 # --- errors while compiling ------------------------------------------------------------------
 
 
-def two_arrays(a, i, j):  # noqa: ANN001, ANN201
-    return a[i, j]
+def mask_and_array(a, m, j):  # noqa: ANN001, ANN201
+    return a[m, j]
 
 
 def float_index(a, f):  # noqa: ANN001, ANN201
@@ -244,7 +269,7 @@ def two_ellipses(a):  # noqa: ANN001, ANN201
 @pytest.mark.parametrize(
     ("f", "args", "message"),
     [
-        (two_arrays, (np.ones((2, 2)), np.array([0]), np.array([1])), "one index array"),
+        (mask_and_array, (np.ones((2, 2)), np.ones(2, bool), np.array([1])), "mask together"),
         (float_index, (np.ones(3), np.ones(2)), r"integer \(or boolean\) type"),
         (two_ellipses, (np.ones(3),), "single ellipsis"),
     ],
