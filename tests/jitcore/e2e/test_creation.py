@@ -114,3 +114,21 @@ def bad_dtype(n):  # noqa: ANN001, ANN201
 def test_an_unknown_dtype_string_is_a_typing_error() -> None:
     with pytest.raises(TypingError, match="dtype"):
         jit(mode="compiled")(bad_dtype)(2)
+
+
+def ranges(n, s):  # noqa: ANN001, ANN201
+    return (
+        np.arange(stop=n),
+        np.arange(2, stop=n),
+        np.arange(n, step=s),
+        np.arange(1, n, step=s, dtype=np.float32),
+        np.linspace(0, n, 7, dtype=np.int64),
+        np.linspace(-1.5, n, 5, dtype=np.float32),
+        np.linspace(0, 1, n, retstep=True)[0],
+        np.linspace(0, n, 4, endpoint=False, retstep=True),
+    )
+
+
+@given(st.integers(0, 20), st.integers(-3, 3))
+def test_arange_and_linspace_keyword_forms(n: int, s: int) -> None:
+    assert_same_arrays(ranges, n, s)  # a zero step: ZeroDivisionError
