@@ -462,7 +462,8 @@ def _putter(b: LowBuilder, a: ir.Value, value: ir.Value, shape: list[ir.Value]) 
 
 class _Several:
     """Several integer index arrays, each on its own axis of the selection, broadcast together
-    (IndexError when they do not, as NumPy). Every index is checked first. The result's axes
+    (IndexError when they do not, as NumPy). Then every index is checked where the broadcast
+    uses it (NumPy checks none when the broadcast is empty) before any is used. The result's axes
     are the broadcast axes where the arrays are if they are adjacent, else first, followed or
     surrounded by the selection's other axes (NumPy's rule)."""
 
@@ -474,12 +475,14 @@ class _Several:
         first = sel.adv_axes[0]
         self.before = [k for k in rest if k < first] if adjacent else []
         self.after = [k for k in rest if k not in self.before]
-        for arr, axis in zip(arrays, sel.adv_axes):
-            loops, idx = _nest(b, shapes_of(b, arr))
-            i = load(b, _address(b, data_of(b, arr), idx, strides_of(b, arr)), _dtype(arr))
-            _checked_index(b, i, sel.shapes[axis], axis)
-            _finish(loops)
         self.common = self._broadcast()
+        self.each = [_broadcast_strides(b, a, self.common) for a in arrays]  # they fit
+        loops, idx = _nest(b, self.common)
+        for arr, axis, strides in zip(arrays, sel.adv_axes, self.each):
+            own = idx[len(idx) - len(strides) :]
+            i = load(b, _address(b, data_of(b, arr), own, strides), _dtype(arr))
+            _checked_index(b, i, sel.shapes[axis], axis)
+        _finish(loops)
         self.shape = (
             [sel.shapes[k] for k in self.before]
             + self.common
@@ -507,7 +510,7 @@ class _Several:
 
     def visit(self, visit: Visit) -> None:
         b, sel = self.b, self.sel
-        each = [_broadcast_strides(b, a, self.common) for a in self.arrays]  # checked: fit
+        each = self.each
         outer, idx_outer = _nest(b, [sel.shapes[k] for k in self.before])
         base = _address(b, sel.data, idx_outer, [sel.strides[k] for k in self.before])
         middle, idx_middle = _nest(b, self.common)
