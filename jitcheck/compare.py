@@ -266,6 +266,8 @@ def first_difference(
             return Difference(path, show(python), show(compiled), detail)
     if kind == "tuple":
         return _tuple_difference(python, compiled, tol, path)
+    if kind == "dict":
+        return _dict_difference(python, compiled, tol, path)
     if kind == "array":
         return _array_difference(python, compiled, tol, path)
     if kind == "float":
@@ -359,6 +361,21 @@ def _kind(value: Any) -> str:
     if value is None:
         return "None"
     return type(value).__name__
+
+
+def _dict_difference(python: dict, compiled: dict, tol: Tolerance, path: str) -> Difference | None:
+    """Dicts: the same items in the same (insertion) order, keys and values compared as
+    results are (floats within the tolerance, NaN equal to NaN)."""
+    if len(python) != len(compiled):
+        detail = f"{len(python)} items != {len(compiled)}"
+        return Difference(path, show(python), show(compiled), detail)
+    for i, ((pk, pv), (ck, cv)) in enumerate(zip(python.items(), compiled.items())):
+        diff = first_difference(pk, ck, tol, f"{path} key #{i}")
+        if diff is None:
+            diff = first_difference(pv, cv, tol, f"{path}[{pk!r}]")
+        if diff is not None:
+            return diff
+    return None
 
 
 def _tuple_difference(

@@ -36,7 +36,8 @@ _NP_SCALARS: dict[type, T.Scalar] = {
     np.complex128: T.C128,
 }
 SUPPORTED_ARGUMENTS = (
-    "int, float, bool, complex, None, NumPy scalars and arrays, and tuples of these"
+    "int, float, bool, complex, None, str, NumPy scalars and arrays, tuples of these, "
+    "and dicts and sets of these (each holding one key type and one value type)"
 )
 
 
@@ -49,10 +50,42 @@ def typeof(value: object, name: str = "argument") -> T.Type:
         return T.Tuple(tuple(typeof(v, f"{name}[{i}]") for i, v in enumerate(value)))
     if type(value) is np.ndarray:
         return _array_type(value, name)
+    if type(value) is str:
+        return T.STR
+    if type(value) is dict or type(value) is set:
+        return _container_type(value, name)  # type: ignore[arg-type]
     raise TypeError(
         f"argument `{name}` has unsupported type {type(value).__name__}; "
         f"jitcore supports {SUPPORTED_ARGUMENTS}"
     )
+
+
+def _container_type(value: dict | set, name: str) -> T.Type:
+    """A dict or set argument is copied into compiled code: every key must have one type (and
+    every value one type), which the first item gives."""
+    kind = type(value).__name__
+    if not value:
+        raise TypeError(
+            f"argument `{name}` is an empty {kind}: compiled code needs its item types; "
+            f"pass a non-empty {kind}, or create it inside the function"
+        )
+    keys = value.keys() if isinstance(value, dict) else value
+    key_types = {typeof(k, f"{name} key") for k in keys}
+    if len(key_types) > 1:
+        raise TypeError(
+            f"argument `{name}` is a {kind} with keys of several types "
+            f"({', '.join(sorted(t.name for t in key_types))}); jitcore needs one key type"
+        )
+    (key,) = key_types
+    if isinstance(value, set):
+        return T.Set(key)
+    value_types = {typeof(v, f"{name} value") for v in value.values()}
+    if len(value_types) > 1:
+        raise TypeError(
+            f"argument `{name}` is a dict with values of several types "
+            f"({', '.join(sorted(t.name for t in value_types))}); jitcore needs one value type"
+        )
+    return T.Dict(key, value_types.pop())
 
 
 def _array_type(a: np.ndarray, name: str) -> T.Array:
@@ -89,6 +122,13 @@ def type_key(value: object) -> object:
         return (tuple, *map(type_key, value))  # type: ignore[call-overload]
     if t is np.ndarray:
         return (t, value.dtype, value.ndim, layout_of(value))  # type: ignore[attr-defined, arg-type]
+    if t is dict or t is set:
+        # the item types decide the specialization: a full scan (the copy-in is O(n) anyway);
+        # an unsupported one gets a key no signature has, and typeof explains
+        try:
+            return (t, typeof(value))
+        except TypeError:
+            return (t, None)
     return t
 
 

@@ -13,6 +13,7 @@ Holds afterwards: no instruction has a type; every block ends in a terminator; n
 from __future__ import annotations
 
 import ast
+import copy
 import operator
 from dataclasses import dataclass
 from typing import cast
@@ -20,6 +21,7 @@ from typing import cast
 import numpy as np
 
 from jitcore.errors import SourceLoc, UnsupportedError
+from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir.markers import (
     MISSING,
@@ -75,7 +77,7 @@ _UNSUPPORTED_STMT_HINTS = {
     ast.ImportFrom: "import at module level; jitcore resolves module globals at compile time",
     ast.Global: "pass the value as an argument and return the new value",
     ast.Nonlocal: "pass the value as an argument and return the new value",
-    ast.Delete: "let the variable go out of scope instead",
+    ast.Delete: "let the variable go out of scope instead (`del d[key]` works on dicts)",
     ast.ClassDef: "define the class at module level",
     ast.FunctionDef: "define the helper at module level and decorate it with @jit",
     ast.AsyncFunctionDef: "jitcore compiles plain synchronous functions",
@@ -86,12 +88,8 @@ _UNSUPPORTED_STMT_HINTS = {
 _UNSUPPORTED_EXPR_HINTS = {
     ast.Lambda: "define a module-level function with `def` and decorate it with @jit",
     ast.ListComp: "allocate an array with np.empty and fill it in a loop",
-    ast.SetComp: "use a loop",
-    ast.DictComp: "use a loop",
     ast.GeneratorExp: "use a loop",
     ast.List: "use a tuple, or a NumPy array",
-    ast.Dict: "pass the values as separate arguments",
-    ast.Set: "use a tuple",
     ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
     ast.YieldFrom: "jitcore compiles functions, not generators",
@@ -479,6 +477,7 @@ class _Builder:
     def _for_sequence(self, node: ast.For, iterable: ir.Value) -> None:
         """`for x in seq`: an index loop over `len(seq)`. For a tuple, indexing with the loop
         counter converts the items to one type (typeinfer), which is how Python numbers mix."""
+        iterable = self.emit(ir.Call(ir.Const(cmarkers.iterate), [iterable]), node.iter)
         length = self.emit(ir.Call(ir.Const(len), [iterable]), node.iter)
         self._counted_loop(
             node,
@@ -520,6 +519,17 @@ class _Builder:
         self._jump(exit_b, loc)
         self.seal(exit_b)
         self._start(exit_b)
+
+    def stmt_Delete(self, node: ast.Delete) -> None:
+        for target in node.targets:
+            if not isinstance(target, ast.Subscript):
+                raise self.unsupported(
+                    target,
+                    "`del` of a variable is not supported",
+                    "let the variable go out of scope instead (`del d[key]` works on dicts)",
+                )
+            obj, key = self.expr(target.value), self.index(target.slice)
+            self.emit(ir.Call(ir.Const(cmarkers.delitem), [obj, key]), target)
 
     def stmt_Raise(self, node: ast.Raise) -> None:
         exc, message = self._exception(node.exc, node)
@@ -789,6 +799,69 @@ class _Builder:
             return ir.Const(Ellipsis)  # `a[..., 0]`: only as an index
         return self.expr(node)
 
+    def expr_Dict(self, node: ast.Dict) -> ir.Value:
+        if not node.keys:
+            return self.emit(ir.Call(ir.Const(dict), []), node)
+        args: list[ir.Value] = []
+        for key, value in zip(node.keys, node.values):
+            if key is None:
+                raise self.unsupported(
+                    value, "`**` in dict literals is not supported", "store the items in a loop"
+                )
+            args += [self.expr(key), self.expr(value)]
+        return self.emit(ir.Call(ir.Const(cmarkers.dict_literal), args), node)
+
+    def expr_Set(self, node: ast.Set) -> ir.Value:
+        for elt in node.elts:
+            if isinstance(elt, ast.Starred):
+                raise self.unsupported(
+                    elt, "`*` in set literals is not supported", "add the items in a loop"
+                )
+        items = [self.expr(e) for e in node.elts]
+        return self.emit(ir.Call(ir.Const(cmarkers.set_literal), items), node)
+
+    def expr_DictComp(self, node: ast.DictComp) -> ir.Value:
+        return self._comprehension(node, dict)
+
+    def expr_SetComp(self, node: ast.SetComp) -> ir.Value:
+        return self._comprehension(node, set)
+
+    def _comprehension(self, node: ast.DictComp | ast.SetComp, kind: type) -> ir.Value:
+        """`{k: v for x in xs if c}` as the loop Python runs: a new container, then `for`
+        statements (one per `for` clause, `if` clauses inside) storing each item. The loop
+        variables get hidden names, so they do not leak into the function (Python 3 scoping)."""
+        var = self.hidden_var("comp")
+        self.locals.add(var)
+        self.write(var, self.emit(ir.Call(ir.Const(kind), []), node))
+        renames: dict[str, str] = {}
+        for gen in node.generators:
+            if gen.is_async:
+                raise self.unsupported(gen, "async comprehensions are not supported", "use a loop")
+            for target in ast.walk(gen.target):
+                if isinstance(target, ast.Name):
+                    renames[target.id] = f"{var}.{target.id}"
+        self.locals.update(renames.values())
+        rename = _Renamer(renames)
+        container = ast.Name(id=var, ctx=ast.Load())
+        inner: ast.stmt
+        if isinstance(node, ast.DictComp):
+            key, value = rename.apply(node.key), rename.apply(node.value)
+            store = ast.Subscript(value=container, slice=key, ctx=ast.Store())
+            inner = ast.Assign(targets=[store], value=value)
+        else:
+            add = ast.Attribute(value=container, attr="add", ctx=ast.Load())
+            inner = ast.Expr(ast.Call(func=add, args=[rename.apply(node.elt)], keywords=[]))
+        for i, gen in reversed(list(enumerate(node.generators))):
+            for cond in reversed(gen.ifs):
+                inner = ast.If(test=rename.apply(cond), body=[inner], orelse=[])
+            iterable = gen.iter if i == 0 else rename.apply(gen.iter)
+            target = rename.apply(gen.target)
+            inner = ast.For(target=target, iter=iterable, body=[inner], orelse=[])
+        ast.copy_location(inner, node)
+        ast.fix_missing_locations(inner)
+        self.stmt(inner)
+        return self.read(var)
+
     def expr_Slice(self, node: ast.Slice) -> ir.Value:
         return self.index(node)
 
@@ -809,6 +882,21 @@ class _Builder:
         args = [self.expr(a) for a in node.args]
         kwargs = {kw.arg: self.expr(kw.value) for kw in node.keywords if kw.arg}
         return self.emit(ir.Call(func, args, kwargs), node)
+
+
+class _Renamer(ast.NodeTransformer):
+    """Copies an expression with some names replaced (a comprehension's loop variables)."""
+
+    def __init__(self, renames: dict[str, str]) -> None:
+        self.renames = renames
+
+    def apply(self, node: ast.expr) -> ast.expr:
+        return self.visit(copy.deepcopy(node))  # type: ignore[no-any-return]
+
+    def visit_Name(self, node: ast.Name) -> ast.Name:
+        if node.id in self.renames:
+            return ast.copy_location(ast.Name(id=self.renames[node.id], ctx=node.ctx), node)
+        return node
 
 
 def _is_namespace(obj: object) -> bool:

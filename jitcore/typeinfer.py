@@ -27,6 +27,7 @@ from jitcore.ir.markers import MISSING, range_bounds
 from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
+    containers,
     operators,
 )
 from jitcore.lib.registry import (
@@ -82,6 +83,10 @@ class _Inference:
         # taken to be Python numbers (README, differences); an instruction's origin follows
         # its operands' (`_origin_of`) and is recomputed with its type until the fixpoint.
         self.origin: dict[ir.Value, Origin] = {a: _arg_origin(a.type) for a in fn.args}
+        # The types empty `{}` / `set()` instructions take from what is later stored into
+        # them (`Resolved.refines`); `refining` is set when one changed in this round.
+        self.refined: dict[ir.Instr, T.Type] = {}
+        self.refining = False
 
     # --- operands -------------------------------------------------------------------------
 
@@ -126,6 +131,8 @@ class _Inference:
                     # a value that stops being a Python number changes the rules its users
                     # follow (`/` by zero raises or not) even where no type changes
                     changed = changed or self.origin.get(instr) != before
+            changed = changed or self.refining
+            self.refining = False
         return all(
             instr.type is not None and not isinstance(instr.type, T.Bottom)
             for block in order
@@ -144,6 +151,10 @@ class _Inference:
         if any(isinstance(t, T.Bottom) for t in types):
             return T.BOTTOM
         resolved = name_operation(instr, self.resolve(instr), self.operand)
+        if resolved is not None and resolved.refines is not None:
+            self._refine(_container_operand(instr), resolved.refines)
+        if resolved is not None and instr in self.refined:
+            resolved = containers.retyped(resolved, self.refined[instr])
         instr.impl = resolved
         self.origin[instr] = self._origin_of(instr, operands, resolved)
         return resolved.ret if resolved is not None else None
@@ -194,6 +205,28 @@ class _Inference:
                 strong = joined
         return strong
 
+    def _refine(self, v: ir.Value, t: T.Type) -> None:
+        """Give the empty containers `v` may come from the item types a store calls for."""
+        seen: set[int] = set()
+        stack = [v]
+        while stack:
+            value = stack.pop()
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+            if isinstance(value, ir.Phi):
+                stack.extend(value.incoming.values())
+            elif isinstance(value, ir.Cast):
+                stack.append(value.value)
+            elif isinstance(value, ir.Call) and containers.is_unrefined(
+                self.refined.get(value, value.type)
+            ):
+                old = self.refined.get(value)
+                new = t if old is None else containers.join_refinement(old, t)
+                if new != old:
+                    self.refined[value] = new
+                    self.refining = True
+
     def _origin_of(
         self, instr: ir.Instr, operands: tuple[ir.Value, ...], resolved: Resolved | None
     ) -> Origin:
@@ -205,6 +238,8 @@ class _Inference:
             return False
         if resolved.const is not MISSING:
             return _const_origin(resolved.const)
+        if resolved.origin is not None:
+            return cast(Origin, resolved.origin)
         if not isinstance(resolved.ret, T.Scalar | T.Tuple):
             return False
         if isinstance(instr, ir.MakeTuple):
@@ -523,6 +558,33 @@ def _meet(a: Origin, b: Origin) -> Origin:
     return _fully(a) and _fully(b)
 
 
+def _container_operand(instr: ir.Instr) -> ir.Value:
+    """The dict or set an operation stores into: `d[k] = v`, `d.get(...)`, `s.add(...)`."""
+    if isinstance(instr, ir.SetItem):
+        return instr.obj
+    assert isinstance(instr, ir.Call)
+    if isinstance(instr.func, ir.GetAttr):
+        return instr.func.obj
+    return instr.args[0]
+
+
+def _check_containers_typed(fn: ir.Function) -> None:
+    for arg in fn.args:
+        if containers.is_unrefined(arg.type):
+            raise TypingError(
+                f"argument `{arg.name}` is an empty dict or set whose item types are not known",
+                loc=fn.loc,
+                hint="store an item into it in the function that creates it, before the call",
+            )
+    for _, instr in fn.instructions():
+        if containers.is_unrefined(instr.type):
+            raise TypingError(
+                "cannot tell the key and value types of this empty dict or set",
+                loc=instr.loc,
+                hint="store an item into it in this function, or create it with one item",
+            )
+
+
 def _is_dispatcher(obj: object) -> bool:
     return getattr(obj, "__jitcore_dispatcher__", False) is True
 
@@ -537,6 +599,7 @@ def infer_types(
     jitted functions; `self_return` is the assumed return type of recursive calls."""
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
+    _check_containers_typed(fn)
     for _, instr in fn.instructions():
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)

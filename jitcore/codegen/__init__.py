@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
@@ -44,6 +45,10 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     """Emit the kernel and its Python entry point for a lowered function (the `codegen` stage)."""
     module = ll.Module(name=symbol)
     gen = KernelGen(module, fn, symbol, fastmath=options.fastmath)
+    for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
+        if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
+            rtdicts.define_helper(module, instr.symbol)
     kernel = gen.emit()
     emit_python_entry(module, fn, kernel, f"{symbol}.py")
-    return GeneratedModule(module, symbol, f"{symbol}.py", sorted(gen.callees))
+    callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c))
+    return GeneratedModule(module, symbol, f"{symbol}.py", callees)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import pyobjects
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
@@ -96,6 +97,9 @@ def emit_python_entry(module: ll.Module, fn: ir.Function, kernel: ll.Function, n
     with b.goto_entry_block():
         slot = b.alloca(ret_t)
     status = b.call(kernel, [slot, *values])
+    for value, arg in zip(values, fn.args):  # the copies of str, dict and set arguments
+        if pyobjects.holds_runtime_objects(arg.type):  # type: ignore[arg-type]
+            pyobjects.release_unboxed(b, value, arg.type)  # type: ignore[arg-type]
     release = declare_function(module, nrt.RELEASE, VOID, [PTR])
     for block in wrapped:
         nrt.emit_decref(b, block, release)
@@ -245,6 +249,12 @@ def _unbox(b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block
         return ll.Constant(I8, 0)
     if isinstance(t, T.Array):
         return _unbox_array(b, obj, t)
+    if isinstance(t, T.Str):
+        return pyobjects.unbox_str(b, obj, fail)
+    if isinstance(t, T.Dict | T.Set):
+        return pyobjects.unbox_container(
+            b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
+        )
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
 
@@ -301,6 +311,10 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
         return tup
     if isinstance(t, T.Array):
         return _box_array(b, api, v, t)
+    if isinstance(t, T.Str):
+        return pyobjects.box_str(b, v)
+    if isinstance(t, T.Dict | T.Set):
+        return pyobjects.box_container(b, v, t, lambda b2, x, item_t: _box(b2, api, x, item_t))
     if isinstance(t, T.NoneType):
         none = declare_global(b.module, "_Py_NoneStruct", I8)
         b.call(api.Py_IncRef, [none])

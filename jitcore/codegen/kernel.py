@@ -16,6 +16,7 @@ from typing import Any, cast
 
 from llvmlite import ir as ll
 
+from jitcore.codegen import rtdicts, rtstrings
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -140,6 +141,8 @@ class KernelGen:
             return ll.Constant(lt, [self.const(x, it) for x, it in zip(items, t.items)])
         if isinstance(t, T.Pointer):
             return NULL
+        if isinstance(t, T.Str) and isinstance(value, str):
+            return rtstrings.constant(self.module, value)
         return ll.Constant(lt, 0)
 
     def alloca(self, t: ll.Type) -> ll.Value:
@@ -282,6 +285,8 @@ class KernelGen:
             for i, item in enumerate(t.items):
                 if T.contains_array(item):
                     self.refcount(b.extract_value(value, i), item, increment)
+        elif T.contains_array(t):  # strings, dicts, sets and their views
+            rtdicts.emit_ref(b, value, t, increment)
 
     def native_call(self, call: ir.NativeCall) -> ll.Value:
         b = self.b

@@ -40,8 +40,10 @@ def llvm_type(t: T.Type) -> ll.Type:
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])
-    if isinstance(t, T.Pointer):
-        return PTR
+    if isinstance(t, T.Pointer | T.Str | T.Dict | T.Set):
+        return PTR  # strings, dicts and sets: their runtime block (see `codegen.containers`)
+    if isinstance(t, T.View):
+        return ll.LiteralStructType([PTR, I64])  # the container, its length when made
     if isinstance(t, T.NoneType | T.Opaque):
         return I8
     raise InternalCompilerError(f"no LLVM type for {t}")

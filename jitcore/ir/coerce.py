@@ -36,6 +36,8 @@ def const_type(value: object) -> T.Type:
         return T.C128
     if isinstance(value, tuple):
         return T.Tuple(tuple(const_type(v) for v in value))
+    if isinstance(value, str):
+        return T.STR
     if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
         return T.from_dtype(value.dtype)
     return T.Opaque(value)
@@ -58,12 +60,34 @@ def unify(a: T.Type, b: T.Type) -> T.Type | None:
         items = [unify(x, y) for x, y in zip(a.items, b.items)]
         if all(i is not None for i in items):
             return T.Tuple(tuple(items))  # type: ignore[arg-type]
+    if isinstance(a, T.Dict | T.Set) and type(a) is type(b):
+        return _unify_container(a, b)
     if (
         isinstance(a, T.Array)
         and isinstance(b, T.Array)
         and (a.dtype, a.ndim) == (b.dtype, b.ndim)
     ):
         return T.Array(a.dtype, a.ndim, "A")
+    return None
+
+
+def _unify_container(a: T.Dict | T.Set, b: T.Dict | T.Set) -> T.Type | None:
+    """An empty `{}` (bottom items) joins the typed dict it becomes; otherwise the items must
+    be equal (two dicts of different item types are different objects in memory)."""
+    if isinstance(a, T.Dict) and isinstance(b, T.Dict):
+        key, value = _same_item(a.key, b.key), _same_item(a.value, b.value)
+        return None if key is None or value is None else T.Dict(key, value)
+    key = _same_item(a.key, b.key)
+    return None if key is None else T.Set(key)
+
+
+def _same_item(a: T.Type, b: T.Type) -> T.Type | None:
+    if isinstance(a, T.Bottom):
+        return b
+    if isinstance(b, T.Bottom) or a == b:
+        return a
+    if isinstance(a, T.Dict | T.Set) and type(a) is type(b):
+        return _unify_container(a, b)  # type: ignore[arg-type]
     return None
 
 

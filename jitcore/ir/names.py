@@ -12,7 +12,7 @@ implementation in the registry is known by the object it implements. Both print 
 `find_object` inverts `object_name` by import. An object defined inside a function
 (`f.<locals>.g`) cannot be imported; the caller passes such names in an environment.
 
-Layer: depends on `ir.markers` only.
+Layer: depends on `ir.markers` and `ir.containers` only.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import importlib
 import types
 from collections.abc import Mapping
 
+from jitcore.ir.containers import MARKERS as CONTAINER_MARKERS
 from jitcore.ir.markers import MARKERS
 
 _NUMPY_ALIAS = "np"
@@ -81,4 +82,7 @@ def _alias(module: str) -> str:
     return module
 
 
-_MARKERS: dict[str, object] = {getattr(m, "__jitcore_builtin__"): m for m in MARKERS}  # noqa: B009
+_MARKERS: dict[str, object] = {
+    getattr(m, "__jitcore_builtin__"): m  # noqa: B009
+    for m in (*MARKERS, *CONTAINER_MARKERS)
+}

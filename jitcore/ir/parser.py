@@ -108,6 +108,7 @@ def _tokenize(line: str) -> list[_Token]:
 
 
 TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
+TYPE_WORDS |= {"str", "dict", "set", "view"}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 
@@ -514,7 +515,7 @@ class _Parser:
         word = self.take("name").text
         if word in T.SCALARS:
             return T.SCALARS[word]
-        simple = {"none": T.NONE, "ptr": T.PTR, "bottom": T.BOTTOM}
+        simple = {"none": T.NONE, "ptr": T.PTR, "bottom": T.BOTTOM, "str": T.STR}
         if word in simple:
             return simple[word]
         self.expect("(")
@@ -523,6 +524,15 @@ class _Parser:
         if word == "slice":
             items = tuple(self.sequence(")", self.type))
             return T.Slice(cast(tuple[T.Type, T.Type, T.Type], items))
+        if word in ("dict", "set"):
+            parts = list(self.sequence(")", self.type))
+            return T.Dict(parts[0], parts[1]) if word == "dict" else T.Set(parts[0])
+        if word == "view":
+            kind = self.take("name").text
+            self.expect(",")
+            container = self.type()
+            self.expect(")")
+            return T.View(container, cast(Any, kind))
         if word == "const":
             obj = self.literal()
             self.expect(")")

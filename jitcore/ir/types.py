@@ -168,6 +168,63 @@ class Opaque(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class Str(Type):
+    """An immutable string (UTF-8 bytes with their code point count), reference counted."""
+
+    @property
+    def name(self) -> str:
+        return "str"
+
+    def __repr__(self) -> str:
+        return "str"
+
+
+@dataclass(frozen=True, slots=True)
+class Dict(Type):
+    """A typed dict (insertion ordered, reference counted). `key`/`value` are bottom while an
+    empty `{}` waits for the stores that give its types."""
+
+    key: Type
+    value: Type
+
+    @property
+    def name(self) -> str:
+        return f"dict({self.key.name}, {self.value.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Set(Type):
+    """A typed set (a dict without values, iterated in insertion order)."""
+
+    key: Type
+
+    @property
+    def name(self) -> str:
+        return f"set({self.key.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class View(Type):
+    """What `for` iterates over a dict or set: its `keys`, `values` or `items` by position."""
+
+    container: Type
+    kind: Literal["keys", "values", "items"]
+
+    @property
+    def name(self) -> str:
+        return f"view({self.kind}, {self.container.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
 class Bottom(Type):
     """No value yet: the result of a recursive call whose return type is still being inferred."""
 
@@ -198,6 +255,7 @@ U8, U16, U32, U64 = (Scalar("u", b) for b in (8, 16, 32, 64))
 F32, F64 = Scalar("f", 32), Scalar("f", 64)
 C64, C128 = Scalar("c", 64), Scalar("c", 128)
 NONE = NoneType()
+STR = Str()
 BOTTOM = Bottom()
 PTR = Pointer()
 
@@ -223,8 +281,9 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
 
 
 def contains_array(t: Type | None) -> bool:
-    """True for arrays and tuples holding arrays: values whose memory is reference counted."""
-    if isinstance(t, Array):
+    """True for values whose memory is reference counted: arrays, strings, dicts, sets (and
+    their iteration views), and tuples holding any of these."""
+    if isinstance(t, Array | Str | Dict | Set | View):
         return True
     if isinstance(t, Tuple):
         return any(contains_array(i) for i in t.items)
@@ -245,6 +304,13 @@ def parse_type(text: str) -> Type:
         return NONE
     if text == "ptr":
         return PTR
+    if text == "str":
+        return STR
+    if text == "bottom":
+        return BOTTOM
+    for head, make in _CONTAINERS.items():
+        if text.startswith(head + "(") and text.endswith(")"):
+            return make(split_top_level(text[len(head) + 1 : -1]))
     if text.startswith("tuple(") and text.endswith(")"):
         inner = text[len("tuple(") : -1]
         return Tuple(tuple(parse_type(part) for part in split_top_level(inner)))
@@ -252,6 +318,13 @@ def parse_type(text: str) -> Type:
         dtype, ndim, layout = (p.strip() for p in split_top_level(text[len("array(") : -1]))
         return Array(SCALARS[dtype], int(ndim.rstrip("d")), layout)  # type: ignore[arg-type]
     raise ValueError(f"cannot parse type {text!r}")
+
+
+_CONTAINERS = {
+    "dict": lambda p: Dict(parse_type(p[0]), parse_type(p[1])),
+    "set": lambda p: Set(parse_type(p[0])),
+    "view": lambda p: View(parse_type(",".join(p[1:])), p[0].strip()),
+}
 
 
 def split_top_level(text: str) -> list[str]:

@@ -16,7 +16,8 @@ level, in these layers (a module may use any layer below its own):
     arrays                           indexing, views, attributes, creation, assignment
     npkernels  shapekernels          library kernels written in Python, compiled by jitcore
     loops                            the elementwise loop engine (Recipe, elementwise)
-    layout  scalar                   array struct fields and addressing; scalar emitters
+    layout  scalar  containers       array struct fields and addressing; scalar emitters;
+                                     strings, dicts and sets (runtime helper calls)
     registry                         Operand, Resolved, the rule tables and the listing
 
 Below `lib` are `jitcore.ir` (nodes, types, builder, coerce, markers) and `jitcore.errors`;

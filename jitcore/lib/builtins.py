@@ -17,7 +17,7 @@ from jitcore.ir.markers import (
     range_item,
     range_more,
 )
-from jitcore.lib import arrays, operators, scalar, ufuncs
+from jitcore.lib import arrays, containers, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
 
@@ -161,7 +161,7 @@ describe(
 # --- len, abs, min, max -------------------------------------------------------------------
 
 
-@register_function(len, params="x: tuple | array")
+@register_function(len, params="x: tuple | array | str | dict | set")
 def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("len", kwargs)
     if len(args) != 1:
@@ -171,6 +171,8 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return constant(len(t.items), T.I64)
     if isinstance(t, T.Array):
         return arrays.resolve_len(args[0])
+    if containers.is_runtime_type(t):
+        return containers.resolve_len(args[0])
     raise TypingError(f"object of type {t} has no len()")
 
 

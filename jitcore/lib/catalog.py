@@ -19,6 +19,7 @@ from pathlib import Path
 from jitcore.lib import (
     arrays,
     builtins,
+    containers,
     creation,
     joining,
     mathlib,
@@ -34,6 +35,7 @@ from jitcore.lib.registry import ARG_KINDS, Entry, entries
 RULE_MODULES = (
     arrays,
     builtins,
+    containers,
     mathlib,
     operators,
     reductions,

@@ -21,7 +21,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, indexing, scalar, shapes, ufuncs
+from jitcore.lib import arrays, containers, indexing, scalar, shapes, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -71,6 +71,8 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         if inplace is not None:
             return inplace
         op = op[1:]
+    if containers.is_runtime_type(a.type) or containers.is_runtime_type(b.type):
+        return containers.resolve_binop(op, a, b)  # strings, sets
     if isinstance(a.type, T.Array) or isinstance(b.type, T.Array):
         return ufuncs.resolve_array_binop(op, a, b, loc)
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
@@ -359,6 +361,9 @@ def _static_truth(x: Operand, negate: bool) -> object:
         return (len(x.type.items) > 0) != negate
     if isinstance(x.type, T.Opaque):
         return bool(x.type.obj) != negate
+    if containers.is_runtime_type(x.type):
+        static = containers.static_truth(x)
+        return static if static is MISSING else static != negate
     return MISSING
 
 
@@ -374,6 +379,8 @@ def truth(b: LowBuilder, x: ir.Value) -> ir.Value:
     """Python's `bool(x)`: NumPy's rule for an array, `scalar.truth` for a number."""
     if isinstance(x.type, T.Array):
         return arrays.array_truth(b, x)
+    if containers.is_runtime_type(x.type):
+        return containers.truth(b, x)
     return scalar.truth(b, x)
 
 
@@ -386,6 +393,8 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
         return _resolve_identity(op, a, b, loc)
     if op in {"in", "notin"}:
         return _resolve_contains(op, a, b, loc)
+    if containers.is_runtime_type(ta) or containers.is_runtime_type(tb):
+        return containers.resolve_compare(op, a, b)
     if isinstance(ta, T.Array) or isinstance(tb, T.Array):
         return ufuncs.resolve_array_compare(op, a, b, loc)
     if isinstance(ta, T.Tuple) and isinstance(tb, T.Tuple):
@@ -428,6 +437,8 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
 def _resolve_contains(op: str, x: Operand, container: Operand, loc: SourceLoc) -> Resolved:
     """`x in t` for a tuple `t`: `x == t[0] or x == t[1] or ...`, each `==` as written."""
     t = container.type
+    if containers.is_runtime_type(t):
+        return containers.resolve_contains(op, x, container)
     if not isinstance(t, T.Tuple):
         raise UnsupportedError(
             f"`in` is supported with tuples, not {t}",
@@ -550,6 +561,8 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
         if indexing.is_advanced_index(index.type):
             return indexing.resolve_getitem(obj, index, loc)
         return arrays.resolve_getitem(obj, index, loc)
+    if containers.is_runtime_type(t):
+        return containers.resolve_getitem(obj, index)
     raise TypingError(f"{t} is not subscriptable", loc=loc)
 
 
@@ -610,6 +623,8 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
         if indexing.is_advanced_index(index.type):
             return indexing.resolve_setitem(obj, index, value, loc)
         return arrays.resolve_setitem(obj, index, value, loc)
+    if containers.is_runtime_type(obj.type):
+        return containers.resolve_setitem(obj, index, value)
     raise TypingError(
         f"{obj.type} does not support item assignment",
         loc=loc,

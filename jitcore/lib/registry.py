@@ -67,6 +67,13 @@ class Resolved:
     # True if the emitter may raise although the operation usually cannot (`k & np.int32(3)`
     # checks that the Python int `k` fits int32): dead-code elimination must keep it.
     may_raise: bool = False
+    # For operations on an empty `{}` / `set()` whose item types are still unknown: the
+    # container type the stored items call for (`typeinfer` gives it to the instruction that
+    # made the container, `lib.containers`).
+    refines: T.Type | None = None
+    # Whether the result is a Python number (see `typeinfer.Origin`) whatever the operands:
+    # items read out of a dict or set (None: derived from the operation and its operands).
+    origin: object = None
     # Which implementation this is and the operands its rule was given (set by the registry):
     # the IR printer shows both and `resolve_named` re-resolves from them. A fused elementwise
     # loop is named by its outer operation, with the inner operation's Resolved as an operand.
@@ -300,7 +307,9 @@ ARG_KINDS: dict[str, str] = {
     "order": "the constant `'C'` or `'F'`",
     "tuple": "a tuple",
     "const": "a compile-time constant",
-    "str": "a constant string",
+    "str": "a string",
+    "dict": "a typed dict (keys of one type, values of one type)",
+    "set": "a typed set",
     "None": "`None`",
 }
 
@@ -353,7 +362,7 @@ class Entry:
 
 
 _ENTRIES: dict[str, Entry] = {}
-_RECEIVERS: dict[type, str] = {T.Array: "ndarray"}
+_RECEIVERS: dict[type, str] = {T.Array: "ndarray", T.Dict: "dict", T.Set: "set", T.Str: "str"}
 # Modules whose functions are listed under a prefix (the spelling the README uses).
 _LISTED_MODULES = {"builtins": "", "math": "math.", "cmath": "cmath.", "numpy": "np."}
 

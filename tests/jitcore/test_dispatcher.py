@@ -272,15 +272,26 @@ def test_a_specialization_called_directly_checks_its_arguments() -> None:
         ((), "takes 2 arguments"),
         ((1.0,), "takes 2 arguments"),
         ((1.0, 2.0), "argument #1 is f64"),
-        (("text", 2), "unsupported type str"),
+        ((object(), 2), "unsupported type object"),
         ((np.zeros(2), 2), "argument #0 is array"),
     ]:
         with pytest.raises(TypeError, match=message):
             overload(*bad)
 
 
-def rank_first(a, method="average"):  # noqa: ANN001, ANN201
+def rank_first(a, method=b"average"):  # noqa: ANN001, ANN201
     return a[0]
+
+
+def ranked(a, method="average"):  # noqa: ANN001, ANN201
+    return a[0] if method == "average" else a[1]
+
+
+def calls_ranked(a):  # noqa: ANN001, ANN201
+    return jranked(a), jranked(a, "max")
+
+
+jranked = jit(mode="compiled")(ranked)
 
 
 def calls_rank_first(a):  # noqa: ANN001, ANN201
@@ -292,7 +303,11 @@ jrank_first = jit(mode="compiled")(rank_first)
 
 def test_a_callee_default_compiled_code_cannot_pass_is_an_unsupported_error() -> None:
     f = jit(mode="compiled")(calls_rank_first)
-    with pytest.raises(UnsupportedError, match="default `method='average'`") as caught:
+    with pytest.raises(UnsupportedError, match="default `method=b'average'`") as caught:
         f(np.ones(3))
     message = str(caught.value)
     assert "test_dispatcher.py" in message and "^" in message and "hint:" in message
+
+
+def test_a_callee_string_default_is_passed_as_a_string() -> None:
+    assert jit(mode="compiled")(calls_ranked)(np.arange(3.0)) == (0.0, 1.0)
