@@ -18,6 +18,8 @@ import operator
 from dataclasses import dataclass
 from typing import cast
 
+import numpy as np
+
 from jitcore.errors import SourceLoc, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
@@ -26,6 +28,10 @@ from jitcore.ir.markers import (
     MISSING,
     check_bound,
     check_unpack,
+    flat_get,
+    flat_set,
+    ndindex_count,
+    ndindex_item,
     range_bounds,
     range_count,
     range_item,
@@ -326,6 +332,13 @@ class _Builder:
         elif isinstance(target, ast.Subscript):
             obj = self.expr(target.value)
             index = self.index(target.slice)
+            flat = _flat_of(target.value)
+            if flat is not None:  # a.flat[i] += x
+                obj, index = self.expr(flat), self.index(target.slice)
+                current = self.emit(ir.Call(ir.Const(flat_get), [obj, index]), target)
+                new = self.emit(ir.BinOp(op, current, self.expr(node.value)), node)
+                self.emit(ir.Call(ir.Const(flat_set), [obj, index, new]), node)
+                return
             current = self.emit(ir.GetItem(obj, index), target)
             new = self.emit(ir.BinOp(op, current, self.expr(node.value)), node)
             self.emit(ir.SetItem(obj, index, new), node)
@@ -354,6 +367,9 @@ class _Builder:
             for i, elt in enumerate(target.elts):
                 item = self.emit(ir.GetItem(value, ir.Const(i)), elt)
                 self.assign(elt, item, node)
+        elif isinstance(target, ast.Subscript) and _flat_of(target.value) is not None:
+            flat = self.expr(cast(ast.expr, _flat_of(target.value)))
+            self.emit(ir.Call(ir.Const(flat_set), [flat, self.index(target.slice), value]), target)
         elif isinstance(target, ast.Subscript):
             self.emit(ir.SetItem(self.expr(target.value), self.index(target.slice), value), target)
         else:
@@ -426,8 +442,37 @@ class _Builder:
         ):
             self._for_range(node, it)
             return
+        if isinstance(it, ast.Call) and self._global(it.func) is np.ndindex:
+            self._for_ndindex(node, it)
+            return
         iterable = self.expr(it)
         self._for_sequence(node, iterable)
+
+    def _global(self, node: ast.expr) -> object:
+        """The module-level object a name or dotted name refers to (`np.ndindex`), else
+        MISSING (locals, and anything else, are values only typing knows)."""
+        if isinstance(node, ast.Name) and node.id not in self.locals:
+            return self.parsed.env.lookup(node.id)
+        if isinstance(node, ast.Attribute):
+            owner = self._global(node.value)
+            if _is_namespace(owner):
+                return getattr(owner, node.attr, MISSING)
+        return MISSING
+
+    def _for_ndindex(self, node: ast.For, call: ast.Call) -> None:
+        """`for idx in np.ndindex(shape)`: a counted loop whose item is the index tuple."""
+        if call.keywords:
+            raise self.unsupported(call, "np.ndindex takes no keywords", "np.ndindex(shape)")
+        args = [self.expr(a) for a in call.args]
+        shape = args[0] if len(args) == 1 else self.emit(ir.MakeTuple(args), call)
+        count = self.emit(ir.Call(ir.Const(ndindex_count), [shape]), call)
+        self._counted_loop(
+            node,
+            ir.Const(0, weak=True),
+            ir.Const(1, weak=True),
+            test=lambda i: self.emit(ir.Compare("lt", i, count), node.iter),
+            item=lambda i: self.emit(ir.Call(ir.Const(ndindex_item), [shape, i]), node.iter),
+        )
 
     def _for_range(self, node: ast.For, call: ast.Call) -> None:
         if call.keywords or not 1 <= len(call.args) <= 3:
@@ -843,6 +888,10 @@ class _Builder:
         return self.expr_ListComp(ast.copy_location(comp, node))
 
     def expr_Subscript(self, node: ast.Subscript) -> ir.Value:
+        flat = _flat_of(node.value)
+        if flat is not None:  # a.flat[i]
+            args = [self.expr(flat), self.index(node.slice)]
+            return self.emit(ir.Call(ir.Const(flat_get), args), node)
         return self.emit(ir.GetItem(self.expr(node.value), self.index(node.slice)), node)
 
     def index(self, node: ast.expr) -> ir.Value:
@@ -857,6 +906,8 @@ class _Builder:
             if all(isinstance(i, ir.Const) for i in items):
                 return ir.Const(tuple(cast(ir.Const, i).value for i in items))
             return self.emit(ir.MakeTuple(items), node)
+        if isinstance(node, ast.Constant) and node.value is Ellipsis:
+            return ir.Const(Ellipsis)  # `a[..., 0]`: only as an index
         return self.expr(node)
 
     def expr_Dict(self, node: ast.Dict) -> ir.Value:
@@ -1008,6 +1059,13 @@ def _is_namespace(obj: object) -> bool:
     import types
 
     return isinstance(obj, types.ModuleType | type)
+
+
+def _flat_of(node: ast.expr) -> ast.expr | None:
+    """`a` of `a.flat`: indexing `a.flat` calls the `flat_get`/`flat_set` markers."""
+    if isinstance(node, ast.Attribute) and node.attr == "flat":
+        return node.value
+    return None
 
 
 def _is_object_const(c: ir.Const) -> bool:

@@ -55,6 +55,44 @@ def check_unpack(value: object, n: int) -> None:
         raise ValueError(f"expected {n} values to unpack")
 
 
-MARKERS = (range_bounds, range_more, range_count, range_item, check_bound, check_unpack)
+def flat_get(a, i):  # noqa: ANN001, ANN201
+    """`a.flat[i]`: `ssa` indexes `.flat` through these (it is no value of its own)."""
+    return a.flat[i]
+
+
+def flat_set(a, i, value) -> None:  # noqa: ANN001
+    """`a.flat[i] = value`."""
+    a.flat[i] = value
+
+
+def ndindex_count(shape) -> int:  # noqa: ANN001
+    """How many index tuples `for idx in np.ndindex(shape)` visits."""
+    count = 1
+    for n in shape if isinstance(shape, tuple) else (shape,):
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        count *= n
+    return count
+
+
+def ndindex_item(shape, k: int) -> tuple[int, ...]:  # noqa: ANN001
+    """The k-th index tuple of `np.ndindex(shape)` (C order)."""
+    import numpy as np  # noqa: PLC0415
+
+    return tuple(int(x) for x in np.unravel_index(k, shape))
+
+
+MARKERS = (
+    range_bounds,
+    range_more,
+    range_count,
+    range_item,
+    check_bound,
+    check_unpack,
+    flat_get,
+    flat_set,
+    ndindex_count,
+    ndindex_item,
+)
 for _marker in MARKERS:
     _marker.__jitcore_builtin__ = _marker.__name__  # type: ignore[union-attr]

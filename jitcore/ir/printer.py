@@ -99,6 +99,8 @@ def format_literal(value: object) -> str:
         return "<undef>"
     if value is None or isinstance(value, bool):
         return repr(value)
+    if value is Ellipsis:
+        return "@Ellipsis"  # read back as the builtin of that name
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):

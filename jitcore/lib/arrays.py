@@ -171,7 +171,7 @@ def insert_index_checks(fn: ir.Function) -> None:
                     list(t.items) if isinstance(t, T.Tuple) else [cast(T.Type, t)]
                 )
                 axes = frozenset(k for k, it in enumerate(items) if not isinstance(it, T.Slice))
-                if axes:
+                if axes and not _has_advanced_items(items):  # `indexing` checks its own
                     normalized = [T.I64 if k in axes else it for k, it in enumerate(items)]
                     out = T.Tuple(tuple(normalized)) if isinstance(t, T.Tuple) else T.I64
                     check = ir.IndexCheck(
@@ -186,6 +186,10 @@ def insert_index_checks(fn: ir.Function) -> None:
                     instr.index = check
             new_instrs.append(instr)
         block.instrs = new_instrs
+
+
+def _has_advanced_items(items: list[T.Type]) -> bool:
+    return any(isinstance(i, T.NoneType | T.Array | T.Opaque) for i in items)
 
 
 def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
@@ -527,7 +531,7 @@ def array_truth(b: LowBuilder, a: ir.Value) -> ir.Value:
 def dtype_arg(op: Operand | None, default: np.dtype | type) -> T.Scalar:
     if op is None or (op.is_const and op.const is None):
         return T.from_dtype(default)
-    value = op.type.obj if isinstance(op.type, T.Opaque) else op.const  # `a.dtype`
+    value = op.type.obj if isinstance(op.type, T.Opaque) else op.const  # `a.dtype`, "f8"
     if value is not MISSING:
         try:
             return T.from_dtype(np.dtype(value))  # type: ignore[call-overload]
@@ -698,10 +702,28 @@ def copy_as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
     return out
 
 
+def _arange_positional(args: list, kwargs: dict, zero: object) -> list:
+    """NumPy's arange arguments, given by keyword too (`np.arange(stop=5)`,
+    `np.arange(9, step=2)`), as `[start, stop]` or `[start, stop, step]`; `zero` is the start
+    when none is given. `kwargs` loses the keywords it used."""
+    names = ("start", "stop", "step")
+    alone = len(args) == 1 and "stop" not in kwargs  # np.arange(stop) or (stop, step=)
+    given = {"stop": args[0]} if alone else dict(zip(names, args))
+    for key in names:
+        if key in kwargs and key not in given:
+            given[key] = kwargs.pop(key)
+    if "stop" not in given:
+        raise TypingError("arange() requires stop to be specified.")
+    start = given.get("start", zero)
+    return [start, given["stop"], given["step"]] if "step" in given else [start, given["stop"]]
+
+
 @register_function(np.arange, params="start: real, stop?: real, step?: real, *, dtype?: dtype")
 def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     dtype_op = kwargs.pop("dtype", None)
+    given = list(args)
+    args = _arange_positional(args, kwargs, Operand(T.I64, 0, weak=True))
     if kwargs or not 1 <= len(args) <= 3:
         return None
     for a in args:
@@ -712,7 +734,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     work = T.F64 if any(cast(T.Scalar, a.type).is_float for a in args) else T.I64
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = [b.cast(x, work) for x in v]
+        vals = [b.cast(x, work) for x in _arange_positional(v, dict(kw), i64(0))]
         start, stop, step = (
             (ir.Const(0, type=work), vals[0], ir.Const(1, type=work))
             if len(vals) == 1
@@ -746,7 +768,9 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         loop.finish()
         return out
 
-    return Resolved((None,) * len(args), T.Array(dtype, 1, "C"), lower, kwargs={"dtype": None})
+    keywords: dict[str, T.Type | None] = {"dtype": None, "start": None, "stop": None}
+    keywords["step"] = None
+    return Resolved((None,) * len(given), T.Array(dtype, 1, "C"), lower, kwargs=keywords)
 
 
 def _f64(v: float) -> ir.Const:
@@ -791,16 +815,29 @@ def _arange_length_i64(b: LowBuilder, start: ir.Value, stop: ir.Value, step: ir.
     return _arange_length(b, diff_f, b.cmp("ne", diff, i64(0)), b.cast(step, T.F64))
 
 
-@register_function(np.linspace, params="start: real, stop: real, num?: int, endpoint?: const")
+@register_function(
+    np.linspace,
+    params="start: real, stop: real, num?: int, endpoint?: const, retstep?: const, dtype?: dtype",
+    notes="the step `retstep=True` returns is a NumPy float (NumPy: a Python `nan` when there "
+    "is no step)",
+)
 def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     kwargs.pop("num", None)  # num is read by position or keyword when lowering
     endpoint = kwargs.pop("endpoint", args[3] if len(args) > 3 else None)
-    if kwargs or not 2 <= len(args) <= 4:
+    retstep = kwargs.pop("retstep", args[4] if len(args) > 4 else None)
+    dtype_op = kwargs.pop("dtype", args[5] if len(args) > 5 else None)
+    if kwargs or not 2 <= len(args) <= 6:
         return None
-    if endpoint is not None and not endpoint.is_const:
-        raise TypingError("np.linspace: endpoint must be a constant True or False")
+    for flag, name in ((endpoint, "endpoint"), (retstep, "retstep")):
+        if flag is not None and not flag.is_const:
+            raise TypingError(f"np.linspace: {name} must be a constant True or False")
     with_end = True if endpoint is None else bool(endpoint.const)
+    with_step = retstep is not None and bool(retstep.const)
+    dtype = dtype_arg(dtype_op, np.float64)
+    result: T.Type = T.Array(dtype, 1, "C")
+    if with_step:
+        result = T.Tuple((result, T.F64))
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         start, stop = b.cast(v[0], T.F64), b.cast(v[1], T.F64)
@@ -845,11 +882,18 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
             store(b, b.ptr_add(data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))), stop)
             b.jump(done)
             b.position(done)
-        return out
+        if dtype != T.F64:  # NumPy 2 floors for an integer dtype, then converts
+            if dtype.is_int:
+                elementwise(b, [out], T.F64, lambda bb, xs: bb.intrinsic("floor", xs, T.F64), out)
+            out = copy_as(b, out, dtype)
+        if not with_step:
+            return out
+        nan = _f64(float("nan"))
+        return b.make_tuple([out, b.select(b.cmp("gt", div, i64(0)), step, nan)])
 
-    return Resolved(
-        (None,) * len(args), T.Array(T.F64, 1, "C"), lower, kwargs={"num": None, "endpoint": None}
-    )
+    keywords: dict[str, T.Type | None] = {"num": None, "endpoint": None, "retstep": None}
+    keywords["dtype"] = None
+    return Resolved((None,) * len(args), result, lower, kwargs=keywords)
 
 
 # The listing (`jitcore.supported()`): the attributes `resolve_getattr` knows.

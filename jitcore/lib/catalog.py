@@ -20,6 +20,8 @@ from jitcore.lib import (
     arrays,
     builtins,
     containers,
+    creation,
+    joining,
     lists,
     mathlib,
     nplinalg,
@@ -29,6 +31,7 @@ from jitcore.lib import (
     operators,
     pyextras,
     reductions,
+    shapes,
     ufuncs,
 )
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
@@ -49,6 +52,9 @@ RULE_MODULES = (
     npstats,
     npufuncs,
     nplinalg,
+    shapes,
+    joining,
+    creation,
 )
 
 BEGIN = "<!-- supported:begin -->"
@@ -103,6 +109,14 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "NumPy: linear algebra",
         "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
     ),
+    (
+        "NumPy: shapes and views",
+        "Views share the array's memory, as in NumPy; axes are compile-time constants.",
+    ),
+    (
+        "NumPy: joining and repeating",
+        "Arrays to join are given as a tuple; the result dtype is NumPy's `result_type`.",
+    ),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -137,10 +151,14 @@ def section_of(entry: Entry) -> str:
         module = entry.module.rpartition(".")[2]
         if module == "reductions":
             return "NumPy: reductions and products"
-        if module == "arrays":
+        if module in ("arrays", "creation"):
             return "NumPy: array creation"
         if module in _MODULE_SECTIONS:
             return _MODULE_SECTIONS[module]
+        if module == "shapes":
+            return "NumPy: shapes and views"
+        if module == "joining":
+            return "NumPy: joining and repeating"
         return "NumPy: elementwise functions"
     return "Builtins"
 

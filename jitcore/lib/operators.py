@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, containers, lists, scalar, ufuncs
+from jitcore.lib import arrays, containers, indexing, lists, scalar, shapes, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -609,6 +609,8 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(t, T.Tuple):
         return _tuple_getitem(t, index, loc)
     if isinstance(t, T.Array):
+        if indexing.is_advanced_index(index.type):
+            return indexing.resolve_getitem(obj, index, loc)
         return arrays.resolve_getitem(obj, index, loc)
     if isinstance(t, T.List):
         return lists.resolve_getitem(obj, index)
@@ -675,6 +677,8 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
 
 def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(obj.type, T.Array):
+        if indexing.is_advanced_index(index.type):
+            return indexing.resolve_setitem(obj, index, value, loc)
         return arrays.resolve_setitem(obj, index, value, loc)
     if isinstance(obj.type, T.List):
         return lists.resolve_setitem(obj, index, value)
@@ -699,6 +703,8 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
                 return Resolved((None,), T.complex_part(t), lambda b, args, kw: b.imag(args[0]))
             return Resolved((None,), t, lambda b, args, kw: ir.Const(0, type=t))
     if isinstance(t, T.Array):
+        if attr == "flat":
+            return shapes.resolve_flat(obj)
         return arrays.resolve_getattr(obj, attr, loc)
     if isinstance(t, T.Opaque):
         value = getattr(t.obj, attr, None)
@@ -757,7 +763,12 @@ for _symbol, _params, _notes in (
     ("+", f"x: {_ANY}", ""),
     ("~", "x: int | intarray", ""),
     ("not", f"x: {_ANY} | tuple | None", "`and`, `or` short-circuit and return an operand"),
-    ("[]", "a: tuple | array, index: int | tuple", "see Arrays above for indices and slices"),
+    (
+        "[]",
+        "a: tuple | array, index: int | tuple | intarray | None",
+        "arrays: ints, slices (any step), `None`, `...`, and one boolean mask or integer "
+        "index array per index (reading one copies, `a[m] = x` writes)",
+    ),
 ):
     _arity = "unary " if "b:" not in _params else ""
     describe(

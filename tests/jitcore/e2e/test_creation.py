@@ -1,0 +1,134 @@
+"""Array creation compiled against NumPy: np.array/np.asarray of numbers, nested tuples and
+arrays (with dtype=), eye, identity, diag, diagflat, tri, tril, triu, full_like, and dtype=
+given as a type, a string or `a.dtype`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitcore import TypingError, jit
+from tests.jitcore.e2e.indexing_helpers import DTYPES, REAL, arrays
+from tests.jitcore.support import assert_same_arrays
+
+numbers = st.one_of(st.integers(-100, 100), st.floats(-1e6, 1e6), st.booleans())
+
+
+def literals(x, y):  # noqa: ANN001, ANN201
+    return (
+        np.array((x, y, 3)),
+        np.array(((x, 1), (2, y))),
+        np.array((x, y), dtype=np.float32),
+        np.array(x),
+        np.asarray((y, x)),
+        np.array(((x,), (y,)), dtype="f8"),
+    )
+
+
+@given(numbers, numbers)
+def test_array_of_numbers_and_nested_tuples(x: object, y: object) -> None:
+    assert_same_arrays(literals, x, y)
+
+
+def from_arrays(a):  # noqa: ANN001, ANN201
+    c = np.array(a)
+    d = np.asarray(a)
+    e = np.asarray(a, dtype=np.float64)
+    f = np.array((a, a))
+    g = np.array(a, dtype=a.dtype)
+    c[...] = 0  # a copy
+    d[...] = 1  # `a` itself
+    return c, d, e, f, g, a
+
+
+@given(arrays(DTYPES, max_dims=2))
+def test_array_and_asarray_of_arrays(a: np.ndarray) -> None:
+    assert_same_arrays(from_arrays, a)
+
+
+def ragged(x):  # noqa: ANN001, ANN201
+    return np.array(((x, 1), (2,)))
+
+
+def test_ragged_tuples_are_typing_errors() -> None:
+    with pytest.raises(TypingError, match="inhomogeneous"):
+        jit(mode="compiled")(ragged)(1)
+
+
+def matrices(n, m, k):  # noqa: ANN001, ANN201
+    return (
+        np.eye(n),
+        np.eye(n, m, k),
+        np.eye(n, k=k, dtype=np.int32),
+        np.identity(n),
+        np.identity(n, dtype=np.bool_),
+        np.tri(n, m, k),
+        np.tri(n, dtype="int64"),
+    )
+
+
+@given(st.integers(-1, 5), st.integers(0, 5), st.integers(-6, 6))
+def test_eye_identity_tri(n: int, m: int, k: int) -> None:
+    assert_same_arrays(matrices, n, m, k)  # ValueError for n < 0
+
+
+def diagonals(a, k):  # noqa: ANN001, ANN201
+    return np.diag(a, k), np.diag(a), np.diagflat(a, k), np.diagflat(a)
+
+
+@given(arrays(DTYPES, max_dims=2), st.integers(-6, 6))
+def test_diag_and_diagflat(a: np.ndarray, k: int) -> None:
+    assert_same_arrays(diagonals, a, k)
+
+
+def triangles(a, k):  # noqa: ANN001, ANN201
+    return np.tril(a), np.tril(a, k), np.triu(a), np.triu(a, k=k)
+
+
+@given(arrays(DTYPES, max_dims=3), st.integers(-6, 6))
+def test_tril_triu(a: np.ndarray, k: int) -> None:
+    assert_same_arrays(triangles, a, k)
+
+
+def filled_like(a, x):  # noqa: ANN001, ANN201
+    return (
+        np.full_like(a, x),
+        np.full_like(a, x, dtype=np.float32),
+        np.zeros(a.shape, dtype=a.dtype),
+        np.ones(3, dtype="int32"),
+        np.empty(a.shape, a.dtype).shape,
+    )
+
+
+@given(arrays(REAL, max_dims=2), st.integers(-100, 100))
+def test_full_like_and_dtype_arguments(a: np.ndarray, x: int) -> None:
+    assert_same_arrays(filled_like, a, x)
+
+
+def bad_dtype(n):  # noqa: ANN001, ANN201
+    return np.zeros(n, dtype="not a dtype")
+
+
+def test_an_unknown_dtype_string_is_a_typing_error() -> None:
+    with pytest.raises(TypingError, match="dtype"):
+        jit(mode="compiled")(bad_dtype)(2)
+
+
+def ranges(n, s):  # noqa: ANN001, ANN201
+    return (
+        np.arange(stop=n),
+        np.arange(2, stop=n),
+        np.arange(n, step=s),
+        np.arange(1, n, step=s, dtype=np.float32),
+        np.linspace(0, n, 7, dtype=np.int64),
+        np.linspace(-1.5, n, 5, dtype=np.float32),
+        np.linspace(0, 1, n, retstep=True)[0],
+        np.linspace(0, n, 4, endpoint=False, retstep=True),
+    )
+
+
+@given(st.integers(0, 20), st.integers(-3, 3))
+def test_arange_and_linspace_keyword_forms(n: int, s: int) -> None:
+    assert_same_arrays(ranges, n, s)  # a zero step: ZeroDivisionError

@@ -1,0 +1,290 @@
+"""Indexing compiled against NumPy: boolean masks and integer index arrays (read and write),
+`None`/`np.newaxis`, `...`, mixed basic and advanced items, negative steps; on arrays of every
+layout, empty ones included, with NumPy's exceptions (IndexError out of bounds or for a mask
+of the wrong shape, ValueError for a zero step or a value that does not broadcast)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from jitcore import TypingError, jit
+from tests.jitcore.e2e.indexing_helpers import REAL, arrays, indices, masks
+from tests.jitcore.support import assert_same_arrays
+
+# --- boolean masks --------------------------------------------------------------------------
+
+
+def mask_read(a, m):  # noqa: ANN001, ANN201
+    return a[m]
+
+
+@given(st.data(), arrays())
+def test_full_mask_read_is_a_1d_copy(data: st.DataObject, a: np.ndarray) -> None:
+    m = data.draw(masks(a.shape))
+    assert_same_arrays(mask_read, a, m)
+
+
+def positive(a):  # noqa: ANN001, ANN201
+    picked = a[a > 0]
+    picked += 1  # a copy: `a` stays as it was
+    return picked, a
+
+
+@given(arrays(REAL, max_dims=2))
+def test_comparison_mask(a: np.ndarray) -> None:
+    assert_same_arrays(positive, a)
+
+
+def mask_rows_cols(a, r, c):  # noqa: ANN001, ANN201
+    return a[r], a[:, c], a[r, 1:], a[..., c], a[::-1, c]
+
+
+@given(st.data(), arrays(min_dims=2, max_dims=2))
+def test_mask_on_one_axis(data: st.DataObject, a: np.ndarray) -> None:
+    r = data.draw(masks((a.shape[0],)))
+    c = data.draw(masks((a.shape[1],)))
+    assert_same_arrays(mask_rows_cols, a, r, c)
+
+
+def mask_first_two(a, m):  # noqa: ANN001, ANN201
+    return a[m], a[m, ::-1]
+
+
+@given(st.data(), arrays(min_dims=3, max_dims=3))
+def test_2d_mask_on_leading_axes_of_3d(data: st.DataObject, a: np.ndarray) -> None:
+    m = data.draw(masks(a.shape[:2]))
+    assert_same_arrays(mask_first_two, a, m)
+
+
+@given(st.data(), arrays(max_dims=2, min_side=1))
+def test_mask_of_the_wrong_shape_is_an_index_error(data: st.DataObject, a: np.ndarray) -> None:
+    m = data.draw(masks((a.shape[0] + data.draw(st.sampled_from([-1, 1])),)))
+    assert_same_arrays(mask_read, a, m)
+
+
+def mask_write(a, m, x):  # noqa: ANN001, ANN201
+    a[m] = x
+    return a
+
+
+@given(st.data(), arrays(REAL, max_dims=3), st.integers(-3, 100))
+def test_mask_write_scalar(data: st.DataObject, a: np.ndarray, x: int) -> None:
+    assert_same_arrays(mask_write, a, data.draw(masks(a.shape)), x)
+
+
+def mask_write_array(a, m):  # noqa: ANN001, ANN201
+    a[m] = a[m] * 2  # a value of the selection's own length
+    a[a > 50] = a[0]  # an element, broadcast
+    return a
+
+
+@given(st.data(), arrays(REAL, max_dims=1, min_side=1))
+def test_mask_write_array(data: st.DataObject, a: np.ndarray) -> None:
+    assert_same_arrays(mask_write_array, a, data.draw(masks(a.shape)))
+
+
+def mask_write_rows(a, m, row):  # noqa: ANN001, ANN201
+    a[m] = row  # each selected row gets `row`
+    a[m, 0] += 1
+    return a
+
+
+@given(st.data(), arrays(REAL, min_dims=2, max_dims=2))
+def test_mask_write_broadcasts_rows(data: st.DataObject, a: np.ndarray) -> None:
+    m = data.draw(masks((a.shape[0],)))
+    width = data.draw(st.sampled_from([a.shape[1], 1, a.shape[1] + 1]))
+    row = np.arange(width, dtype=a.dtype)
+    assert_same_arrays(mask_write_rows, a, m, row)  # ValueError when it cannot broadcast
+
+
+# --- integer index arrays -------------------------------------------------------------------
+
+
+def fancy_read(a, i):  # noqa: ANN001, ANN201
+    return a[i]
+
+
+@given(st.data(), arrays(max_dims=3))
+def test_index_array_read(data: st.DataObject, a: np.ndarray) -> None:
+    i = data.draw(indices(a.shape[0], dtype=data.draw(st.sampled_from([np.int64, np.int32]))))
+    assert_same_arrays(fancy_read, a, i)  # IndexError when one is out of bounds
+
+
+def fancy_axes(a, i, j):  # noqa: ANN001, ANN201
+    return a[:, j], a[i, 1:], a[..., j], a[::-1, j], a[None, i], a[i, ::-2]
+
+
+@given(st.data(), arrays(min_dims=2, max_dims=2))
+def test_index_array_on_any_axis(data: st.DataObject, a: np.ndarray) -> None:
+    i = data.draw(indices(a.shape[0]))
+    j = data.draw(indices(a.shape[1]))
+    assert_same_arrays(fancy_axes, a, i, j)
+
+
+def fancy_middle(a, i, k):  # noqa: ANN001, ANN201
+    return a[k, i], a[:, i, k], a[..., i, :]
+
+
+@given(st.data(), arrays(min_dims=3, max_dims=3, min_side=1), st.integers(-2, 1))
+def test_index_array_mixed_with_ints_on_3d(data: st.DataObject, a: np.ndarray, k: int) -> None:
+    i = data.draw(indices(a.shape[1]))
+    assert_same_arrays(fancy_middle, a, i, k)
+
+
+@given(st.data(), arrays(max_dims=2, min_side=1))
+def test_2d_index_array(data: st.DataObject, a: np.ndarray) -> None:
+    n = a.shape[0]
+    shape = hnp.array_shapes(min_dims=2, max_dims=2, min_side=0, max_side=3)
+    i = data.draw(hnp.arrays(np.int64, shape, elements=st.integers(-n, n - 1)))
+    assert_same_arrays(fancy_read, a, i)  # the result has i's axes in place of axis 0
+
+
+def fancy_write(a, i, x):  # noqa: ANN001, ANN201
+    a[i] = x
+    return a
+
+
+@given(st.data(), arrays(REAL, max_dims=2), st.integers(-5, 100))
+def test_index_array_write_scalar(data: st.DataObject, a: np.ndarray, x: int) -> None:
+    # repeated indices keep the last value, as in NumPy; out of bounds writes nothing
+    assert_same_arrays(fancy_write, a, data.draw(indices(a.shape[0])), x)
+
+
+def fancy_write_columns(a, j):  # noqa: ANN001, ANN201
+    a[:, j] = a[:, 0:1] + 1  # a column broadcast across the selected columns
+    a[0, j] += 3
+    return a
+
+
+@given(st.data(), arrays(REAL, min_dims=2, max_dims=2, min_side=1))
+def test_index_array_write_array(data: st.DataObject, a: np.ndarray) -> None:
+    assert_same_arrays(fancy_write_columns, a, data.draw(indices(a.shape[1])))
+
+
+def fancy_from_unsigned(a, i):  # noqa: ANN001, ANN201
+    return a[i], a[i.astype(np.uint8)]
+
+
+@given(st.data(), arrays(max_dims=1, min_side=1))
+def test_unsigned_index_arrays(data: st.DataObject, a: np.ndarray) -> None:
+    i = data.draw(indices(a.shape[0]).map(np.abs))
+    assert_same_arrays(fancy_from_unsigned, a, i)
+
+
+def several(a, i, j):  # noqa: ANN001, ANN201
+    return a[i, j], a[i, :, j], a[:, i, j], a[i[:, None], j], a[i, -1, j[:1]]
+
+
+@given(st.data(), arrays(min_dims=3, max_dims=3, min_side=1))
+def test_several_index_arrays_broadcast_together(data: st.DataObject, a: np.ndarray) -> None:
+    i = data.draw(indices(a.shape[0]))
+    j = data.draw(indices(a.shape[2]))
+    # IndexError where i and j do not broadcast, or for an index out of bounds
+    assert_same_arrays(several, a, i, j)
+
+
+def several_write(a, i, j, x):  # noqa: ANN001, ANN201
+    a[i, j] = x
+    a[i, j] += 1
+    return a
+
+
+@given(st.data(), arrays(REAL, min_dims=2, max_dims=2, min_side=1), st.integers(0, 50))
+def test_several_index_arrays_write(data: st.DataObject, a: np.ndarray, x: int) -> None:
+    i = data.draw(indices(a.shape[0]))
+    j = data.draw(indices(a.shape[1]))
+    assert_same_arrays(several_write, a, i, j, x)
+
+
+# --- None, Ellipsis, negative steps ----------------------------------------------------------
+
+
+def newaxis_views(a, k):  # noqa: ANN001, ANN201
+    v = a[None, ..., ::-1]
+    w = a[..., None]
+    x = a[k, ...]  # a view, 0-d for a 1-d array
+    y = a[:, np.newaxis]
+    v[...] = 0  # writes through the view
+    return v, w, x, y, a
+
+
+@given(arrays(max_dims=3, min_side=1), st.integers(-1, 0))
+def test_newaxis_and_ellipsis_give_views(a: np.ndarray, k: int) -> None:
+    assert_same_arrays(newaxis_views, a, k)
+
+
+def ellipsis_items(a, i, j):  # noqa: ANN001, ANN201
+    return a[..., i:j], a[..., -1], a[i, ..., -1], a[...], a[..., None, :]
+
+
+@given(arrays(min_dims=2, max_dims=3, min_side=1), st.integers(-4, 4), st.integers(-4, 4))
+def test_ellipsis_with_other_items(a: np.ndarray, i: int, j: int) -> None:
+    assert_same_arrays(ellipsis_items, a, i, j)
+
+
+def negative_steps(a, i, j, k):  # noqa: ANN001, ANN201
+    return a[::-1, ::-2], a[i:j:k, ::-1], a[j:i:k], a[::-3, i]
+
+
+@given(
+    arrays(min_dims=2, max_dims=2, min_side=1),
+    st.integers(-6, 6),
+    st.integers(-6, 6),
+    st.integers(-3, 3),
+)
+def test_negative_steps_everywhere(a: np.ndarray, i: int, j: int, k: int) -> None:
+    assert_same_arrays(negative_steps, a, i, j, k)  # k == 0: ValueError
+
+
+def write_negative_step(a, x):  # noqa: ANN001, ANN201
+    a[::-2] = x
+    a[..., ::-1] += 1
+    return a
+
+
+@given(arrays(REAL, max_dims=2), st.integers(0, 9))
+def test_writes_through_negative_steps(a: np.ndarray, x: int) -> None:
+    assert_same_arrays(write_negative_step, a, x)
+
+
+# --- errors while compiling ------------------------------------------------------------------
+
+
+def mask_and_array(a, m, j):  # noqa: ANN001, ANN201
+    return a[m, j]
+
+
+def float_index(a, f):  # noqa: ANN001, ANN201
+    return a[f]
+
+
+def two_ellipses(a):  # noqa: ANN001, ANN201
+    return a[..., ...]
+
+
+@pytest.mark.parametrize(
+    ("f", "args", "message"),
+    [
+        (mask_and_array, (np.ones((2, 2)), np.ones(2, bool), np.array([1])), "mask together"),
+        (float_index, (np.ones(3), np.ones(2)), r"integer \(or boolean\) type"),
+        (two_ellipses, (np.ones(3),), "single ellipsis"),
+    ],
+)
+def test_unsupported_indices_are_typing_errors(f, args, message) -> None:  # noqa: ANN001
+    with pytest.raises(TypingError, match=message):
+        jit(mode="compiled")(f)(*args)
+
+
+def zero_d(a):  # noqa: ANN001, ANN201
+    v = a[...]
+    v[...] = 3  # a view: `a` changes
+    return a[None], a[..., None], a[()], v, np.atleast_1d(a), a.reshape(1, 1), a
+
+
+@pytest.mark.parametrize("value", [np.array(2.5), np.array(7, np.int32), np.array(True)])
+def test_0d_arrays(value: np.ndarray) -> None:
+    assert_same_arrays(zero_d, value)
