@@ -14,10 +14,11 @@ level, in these layers (a module may use any layer below its own):
     joining                          concatenate, stacks, repeat, tile, roll, flip, insert...
     indexing                         None, ..., boolean masks, index arrays (read and write)
     shapes                           reshape, ravel, transpose, squeeze, broadcast_to, ...
-    reductions                       reductions along axes, scans, dot/matmul (kernels in npkernels)
+    reductions                       reductions along axes, scans, dot/matmul
     arrays                           indexing, views, attributes, creation, assignment
     nprows                           axes moved last and viewed as 2-D rows for the kernels
-    npstatsk  npsortk  npkernels  shapekernels   library kernels written in Python, compiled by jitcore
+    npstatsk npsortk npkernels       library kernels written in Python, compiled by jitcore
+    shapekernels                     (the same, for reshape without a copy)
     loops                            the elementwise loop engine (Recipe, elementwise)
     layout  scalar  containers       array struct fields and addressing; scalar emitters;
                                      strings, dicts and sets (runtime helper calls)
