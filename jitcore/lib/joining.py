@@ -373,8 +373,13 @@ def _tile(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         reps = [i64(1)] * (ndim - count) + S.shape_values(b, v[1])
         shapes = shapes_of(b, a)
         out_shapes = []
+        # NumPy repeats a non-empty array (a negative count raises) but only reshapes an empty
+        # one, where a negative count is harmless on an axis of length 0.
+        empty = b.cmp("eq", size_of(b, shapes), i64(0))
         for n, r in zip(shapes, reps):
-            b.raise_if(b.cmp("lt", r, i64(0)), ValueError, "negative dimensions are not allowed")
+            harmless = b.and_(empty, b.cmp("eq", n, i64(0)))
+            negative = b.and_(b.cmp("lt", r, i64(0)), b.not_(harmless))
+            b.raise_if(negative, ValueError, "negative dimensions are not allowed")
             b.raise_if(b.intrinsic("smul_overflows", [n, r], T.BOOL), ValueError, TOO_BIG)
             out_shapes.append(b.binop("mul", n, r))
         out = A.allocate(b, t.dtype, out_shapes, "C")

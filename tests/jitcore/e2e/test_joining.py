@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from jitcore import TypingError, jit
@@ -73,6 +73,10 @@ def repeats(a, r):  # noqa: ANN001, ANN201
 
 @given(arrays(max_dims=3), st.integers(-1, 3))
 def test_repeat(a: np.ndarray, r: int) -> None:
+    # NumPy itself is inconsistent for an empty array and a negative count: np.repeat raises
+    # for np.array([]) but returns an empty array for the view np.array([]).reshape((0,)).
+    # jitcore raises for both; the case is left out rather than matched to one of them.
+    assume(r >= 0 or a.size > 0)
     assert_same_arrays(repeats, a, r)  # ValueError for a negative count
 
 
