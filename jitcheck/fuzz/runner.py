@@ -45,6 +45,7 @@ CALL_TIMEOUT = 60.0  # seconds for the child to compile and run one program on a
 PYTHON_TIMEOUT = 10.0  # seconds for the Python reference of one program
 STARTUP_TIMEOUT = 120.0
 RESTART_EVERY = 250  # programs per child: compiled modules accumulate in LLVM
+PRELOAD_ENV = "JITCHECK_FUZZ_PRELOAD"  # comma-separated modules the child imports first
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,13 @@ def normalize(message: str) -> str:
 
 
 class Runner:
-    """Runs programs; owns the child process and the directory of generated modules."""
+    """Runs programs; owns the child process and the directory of generated modules.
+
+    The child imports the modules of `preload` and of `$JITCHECK_FUZZ_PRELOAD` first (a
+    test plants a compiler bug so), and runs with jitcore's IR verifier on (`verify`), so a
+    pass that breaks an IR invariant is an InternalCompilerError, a finding, even where the
+    result happens to come out right.
+    """
 
     def __init__(
         self,
@@ -92,8 +99,11 @@ class Runner:
         timeout: float = CALL_TIMEOUT,
         restart_every: int = RESTART_EVERY,
         tolerance: Tolerance | None = None,
+        verify: bool = True,
     ) -> None:
-        self.preload = tuple(preload)
+        from_env = [m for m in os.environ.get(PRELOAD_ENV, "").split(",") if m]
+        self.preload = (*from_env, *preload)
+        self.verify = verify
         self.timeout = timeout
         self.restart_every = restart_every
         self.tolerance = tolerance or Tolerance()
@@ -182,6 +192,8 @@ class Runner:
         to_child_r, self._to_child = os.pipe()
         self._from_child, from_child_w = os.pipe()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        if self.verify:
+            env["JITCORE_DEBUG"] = "1"  # the IR verifier between passes: a broken invariant
         argv = [sys.executable, "-m", "jitcheck.fuzz.worker", str(to_child_r), str(from_child_w)]
         self._proc = subprocess.Popen(
             [*argv, *self.preload],
