@@ -27,14 +27,16 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.errors import HypothesisException
 
-from jitcheck.fuzz.grammar import Case, cases
+from jitcheck.fuzz.grammar import Case, Program, cases
+from jitcheck.fuzz.reduce import reduce_program
 from jitcheck.fuzz.regress import write_regression_test
 from jitcheck.fuzz.runner import Finding, Result, Runner
 from jitcheck.values import exact
 
 BATCH = 200  # examples per Hypothesis run (a new seed each)
-SHRINK_PROGRAMS = 400  # candidates tried while shrinking one finding
-SHRINK_SECONDS = 300.0
+SHRINK_PROGRAMS = 300  # candidates tried while shrinking one finding
+SHRINK_SECONDS = 120.0
+REDUCE_SECONDS = 60.0  # for deleting statements after Hypothesis shrank (`reduce`)
 SHRINK_AGAIN = 2  # a finding signature is shrunk (and written) at most this many times
 
 
@@ -133,6 +135,7 @@ class Options:
     shrink_seconds: float = SHRINK_SECONDS
     batch: int = BATCH
     write_tests: bool = True
+    reduce_seconds: float = REDUCE_SECONDS
 
 
 class Campaign:
@@ -220,25 +223,24 @@ class Campaign:
         try:
             test()
         except FoundBug as bug:
+            self._record(runner, bug, batch_seed)
             self.stats.shrink_seconds += shrink.seconds()
-            self._record(bug, batch_seed)
         except HypothesisException as exc:  # a flaky finding: say so, go on
             self.log(f"fuzz: batch {batch_seed} ended by Hypothesis: {type(exc).__name__}")
 
-    def _record(self, bug: FoundBug, batch_seed: int) -> None:
-        finding, case = bug.finding, bug.case
-        args = finding.args if finding.args is not None else case.inputs[0]
+    def _record(self, runner: Runner, bug: FoundBug, batch_seed: int) -> None:
+        finding, program = bug.finding, bug.case.program
+        args = finding.args if finding.args is not None else bug.case.inputs[0]
+        program, finding = self._reduce(runner, program, args, finding)
         path = ""
         if self.options.write_tests:
-            path = write_regression_test(
-                self.options.out, case.program, args, finding, batch_seed
-            )
+            path = write_regression_test(self.options.out, program, args, finding, batch_seed)
         written = Written(
             finding.kind,
             finding.signature,
             finding.detail,
             path,
-            case.program.function_source(),
+            program.function_source(),
             exact(args),
             finding.python,
             finding.compiled,
@@ -248,6 +250,18 @@ class Campaign:
         self.log(f"fuzz: FINDING ({finding.signature}) shrunk to:\n{written.source}")
         self.log(f"  args: {written.args}\n  python: {finding.python}")
         self.log(f"  compiled: {finding.compiled}\n  regression test: {path or '(not written)'}")
+
+    def _reduce(
+        self, runner: Runner, program: Program, args: tuple[Any, ...], finding: Finding
+    ) -> tuple[Program, Finding]:
+        """Delete statements while the finding stays (`jitcheck.fuzz.reduce`)."""
+        if self.options.reduce_seconds <= 0:
+            return program, finding
+        kind = _kind_key(finding)
+        reduced, kept = reduce_program(
+            runner, program, args, lambda f: _kind_key(f) == kind, self.options.reduce_seconds
+        )
+        return (reduced, kept) if kept is not None else (program, finding)
 
     def _save(self) -> None:
         if not self.options.write_tests:

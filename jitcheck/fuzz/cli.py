@@ -20,9 +20,7 @@ TOP_REASONS = 8
 
 def add_parser(commands: Any) -> None:
     """Add the `fuzz` subcommand to `python -m jitcheck`'s subparsers."""
-    fuzz = commands.add_parser(
-        "fuzz", help="compile random programs and compare them with Python"
-    )
+    fuzz = commands.add_parser("fuzz", help="compile random programs and compare them with Python")
     budget = fuzz.add_mutually_exclusive_group()
     budget.add_argument("--minutes", type=float, default=1.0, help="how long (default 1)")
     budget.add_argument("--seconds", type=float, help="how long, in seconds")

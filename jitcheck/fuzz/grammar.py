@@ -847,7 +847,9 @@ def _param_types(draw: Any, count: int) -> tuple[Ty, ...]:
 
 def _shapes(params: tuple[Ty, ...]) -> tuple[tuple[str, ...], ...]:
     """Every 1-D argument has length `n`, every 2-D one shape (`r`, `c`)."""
-    return tuple(("n",) if p in ("f1", "i1") else ("r", "c") if p in ARRAYS else () for p in params)
+    return tuple(
+        ("n",) if p in ("f1", "i1") else ("r", "c") if p in ARRAYS else () for p in params
+    )
 
 
 def _param_vars(names: tuple[str, ...], params: tuple[Ty, ...], writable: bool) -> dict[str, Var]:
@@ -893,7 +895,8 @@ def _function(
 @st.composite
 def programs(draw: Any) -> Program:
     """A module: up to two helper functions (one maybe recursive) and an entry `f`."""
-    sources, callees = [], []
+    sources: list[str] = []
+    callees: list[Signature] = []
     for k in range(draw(st.integers(0, 2))):
         recursive = draw(st.booleans()) and draw(st.booleans())
         source, sig = draw(_function(f"g{k}", list(callees), False, recursive))

@@ -77,8 +77,11 @@ def _assert_isolated(func: Any, args: tuple[Any, ...], allow_rejection: bool) ->
     if result.status == "rejected":
         raise AssertionError(f"jitcore could not compile it: {result.reason}")
     if result.finding is not None:
-        f = result.finding
-        raise AssertionError(f"{f.kind}: {f.detail}\n  python:   {f.python}\n  compiled: {f.compiled}")
+        found = result.finding
+        raise AssertionError(
+            f"{found.kind}: {found.detail}\n"
+            f"  python:   {found.python}\n  compiled: {found.compiled}"
+        )
 
 
 def regression_source(program: Program, args: tuple[Any, ...], finding: Finding, seed: int) -> str:
@@ -98,6 +101,7 @@ def regression_source(program: Program, args: tuple[Any, ...], finding: Finding,
     )
     summary, details = _docstring_safe(summary), _docstring_safe(details)
     return (
+        "# ruff: noqa  (generated code: unused variables and redundant parentheses are normal)\n"
         f'"""Found by `python -m jitcheck fuzz` (batch seed {seed}), shrunk by Hypothesis.\n\n'
         f"{summary}\n{details}\n"
         f'"""\n\n'

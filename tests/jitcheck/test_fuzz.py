@@ -90,7 +90,9 @@ def test_a_crash_of_compiled_code_is_a_finding_and_the_next_program_runs(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(fuzz_plant.ENV, "crash")
-    crash = Program(HEADER + "def crash(p0):\n    return p0 + 1.0\n", "crash", ("float",), ((),), ())
+    crash = Program(
+        HEADER + "def crash(p0):\n    return p0 + 1.0\n", "crash", ("float",), ((),), ()
+    )
     fine = Program(HEADER + "def f(p0):\n    return p0 + 1.0\n", "f", ("float",), ((),), ())
     with Runner(preload=[PLANT]) as runner:
         crashed = runner.run(crash, [(1.0,)])
@@ -115,7 +117,12 @@ def test_a_planted_miscompile_is_found_shrunk_and_written_as_a_failing_test(
 ) -> None:
     monkeypatch.setenv(fuzz_plant.ENV, "sub")
     options = Options(
-        seconds=120, seed=3, out=str(tmp_path), preload=[PLANT], shrink_programs=150
+        seconds=120,
+        seed=3,
+        out=str(tmp_path),
+        preload=[PLANT],
+        shrink_programs=60,
+        reduce_seconds=20,
     )
     stats = Campaign(options, log=lambda line: None).run()
     monkeypatch.delenv(fuzz_plant.ENV)
