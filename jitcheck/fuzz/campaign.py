@@ -5,8 +5,9 @@ The campaign runs batches of Hypothesis examples (`cases()`), each batch with it
 finding, the example raises `FoundBug` and Hypothesis shrinks program and inputs to a
 minimal example that still shows a finding of the *same kind* (a candidate showing another
 kind counts as passing, so shrinking stays on one bug). Shrinking has a budget: after
-`shrink_programs` candidates only the verdicts already known are replayed, so Hypothesis
-ends with the smallest failing example seen so far. The shrunk example is written as a
+`shrink_programs` new candidates (or `shrink_seconds`) the search stops and the smallest
+failing example seen so far is the result. Then `jitcheck.fuzz.reduce` deletes statements
+that do not matter. The shrunk example is written as a
 pytest regression test (`jitcheck.fuzz.regress`), and the campaign goes on with the next
 seed. A finding whose signature was already shrunk twice is counted but not shrunk again.
 
@@ -36,6 +37,7 @@ from jitcheck.values import exact
 BATCH = 200  # examples per Hypothesis run (a new seed each)
 SHRINK_PROGRAMS = 300  # candidates tried while shrinking one finding
 SHRINK_SECONDS = 120.0
+SHRINK_CALLS_PER_PROGRAM = 10  # candidates seen (new or not) per new candidate budgeted
 REDUCE_SECONDS = 60.0  # for deleting statements after Hypothesis shrank (`reduce`)
 SHRINK_AGAIN = 2  # a finding signature is shrunk (and written) at most this many times
 
@@ -130,6 +132,7 @@ class Options:
     seed: int = 0
     out: str = os.path.join("reports", "fuzz")
     max_programs: int | None = None
+    max_findings: int | None = None  # stop once this many findings were shrunk and written
     preload: Sequence[str] = ()
     shrink_programs: int = SHRINK_PROGRAMS
     shrink_seconds: float = SHRINK_SECONDS
@@ -164,8 +167,9 @@ class Campaign:
         return self.stats
 
     def _spent(self) -> bool:
-        limit = self.options.max_programs
+        limit, found = self.options.max_programs, self.options.max_findings
         over = limit is not None and self.stats.programs >= limit
+        over = over or (found is not None and len(self.stats.written) >= found)
         return over or time.monotonic() - self._start >= self.options.seconds
 
     def _tick(self, final: bool = False) -> None:
@@ -191,10 +195,10 @@ class Campaign:
                 self._tick()
                 if self._spent():
                     raise _TimeUp
+            if shrink.exhausted(self.options):
+                raise _ShrinkDone  # Hypothesis's shrinker can spin for minutes
             result = shrink.cached(case)
             if result is None:
-                if shrink.exhausted(self.options):
-                    return  # unknown candidate after the budget: counts as passing
                 result = runner.run(case.program, case.inputs)
                 shrink.remember(case, result)
             if shrink.target is None:
@@ -207,6 +211,7 @@ class Campaign:
                     return  # known: counted, not shrunk again
                 shrink.begin(finding)
             if shrink.matches(finding):
+                shrink.keep(case, finding)
                 raise FoundBug(finding, case)
 
         test = given(cases())(check)
@@ -224,6 +229,10 @@ class Campaign:
             test()
         except FoundBug as bug:
             self._record(runner, bug, batch_seed)
+            self.stats.shrink_seconds += shrink.seconds()
+        except _ShrinkDone:
+            assert shrink.best is not None
+            self._record(runner, FoundBug(shrink.best[1], shrink.best[0]), batch_seed)
             self.stats.shrink_seconds += shrink.seconds()
         except HypothesisException as exc:  # a flaky finding: say so, go on
             self.log(f"fuzz: batch {batch_seed} ended by Hypothesis: {type(exc).__name__}")
@@ -272,14 +281,20 @@ class Campaign:
             json.dump({"seed": self.options.seed, **self.stats.as_dict()}, f, indent=1)
 
 
+class _ShrinkDone(BaseException):  # noqa: N818 - a control-flow signal
+    """The shrinking budget is spent: the smallest failing example so far is the result."""
+
+
 class _ShrinkState:
     """What one batch knows while shrinking: the kind it shrinks towards, the verdicts seen
-    (by program and inputs), and the budget."""
+    (by program and inputs), the smallest failing example, and the budget."""
 
     def __init__(self) -> None:
         self.target: str | None = None
+        self.best: tuple[Case, Finding] | None = None
         self._known: dict[tuple[str, str], Result] = {}
-        self._tried = 0
+        self._tried = 0  # new candidates run while shrinking
+        self._calls = 0  # candidates seen while shrinking (most draw a program seen before)
         self._start = 0.0
 
     @staticmethod
@@ -287,6 +302,8 @@ class _ShrinkState:
         return case.program.source, exact(case.inputs)
 
     def cached(self, case: Case) -> Result | None:
+        if self.target is not None:
+            self._calls += 1
         return self._known.get(self._key(case))
 
     def remember(self, case: Case, result: Result) -> None:
@@ -298,17 +315,27 @@ class _ShrinkState:
         self.target = _kind_key(finding)
         self._start = time.monotonic()
 
+    def keep(self, case: Case, finding: Finding) -> None:
+        """Remember `case` if it is the smallest failing example yet."""
+        if self.best is None or _size(case) <= _size(self.best[0]):
+            self.best = (case, finding)
+
     def matches(self, finding: Finding) -> bool:
         return _kind_key(finding) == self.target
 
     def exhausted(self, options: Options) -> bool:
         return self.target is not None and (
             self._tried >= options.shrink_programs
+            or self._calls >= SHRINK_CALLS_PER_PROGRAM * options.shrink_programs
             or time.monotonic() - self._start >= options.shrink_seconds
         )
 
     def seconds(self) -> float:
         return time.monotonic() - self._start if self.target is not None else 0.0
+
+
+def _size(case: Case) -> int:
+    return len(case.program.source) + len(exact(case.inputs))
 
 
 def _kind_key(finding: Finding) -> str:

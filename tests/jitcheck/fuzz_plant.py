@@ -2,9 +2,9 @@
 
 Imported by the fuzz worker (`Runner(preload=...)` or `$JITCHECK_FUZZ_PRELOAD`), or in the
 test process by `plant()`. `$JITCHECK_FUZZ_PLANT` chooses the bug: `sub` (a float `a - b`
-computes `b - a`, a registered optimization pass as benchmarks/mutants.py plants them) or
-`crash` (compiling any function with `crash` in its name kills the process with
-SIGSEGV, as a wild store in compiled code would).
+or `a / b` computes `b - a`, `b / a`: a registered optimization pass, as
+benchmarks/mutants.py plants them) or `crash` (compiling any function with `crash` in its
+name kills the process with SIGSEGV, as a wild store in compiled code would).
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from jitcore.optimize import Pass, register_pass, unregister_pass
 
 ENV = "JITCHECK_FUZZ_PLANT"
 PASS_NAME = "fuzz-plant"
+SWAPPED = ("sub", "div")
 
 
 def _swap_float_sub(fn: ir.Function) -> bool:
     changed = False
     for _, instr in fn.instructions():
-        if isinstance(instr, ir.BinOp) and instr.op == "sub" and instr.type == T.F64:
+        if isinstance(instr, ir.BinOp) and instr.op in SWAPPED and instr.type == T.F64:
             if instr.lhs is not instr.rhs:
                 instr.lhs, instr.rhs = instr.rhs, instr.lhs
                 changed = True
