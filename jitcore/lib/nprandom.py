@@ -36,7 +36,6 @@ from jitcore.runtime import rngstate
 WORDS_T = T.Array(T.U32, 1, "C")
 CELL_T = T.Array(T.F64, 1, "C")
 _NULL = ir.Const(None, type=T.PTR)
-_STREAM = "the same numbers as NumPy's legacy `RandomState` after `np.random.seed(s)`"
 
 
 # --- the primitives the kernels reach the state through ----------------------------------------
@@ -241,8 +240,7 @@ def _register_floats() -> None:
             if func is np.random.standard_exponential
             else _float_rule(f"np.random.{func.__name__}", kernel, params)
         )
-        note = "; ".join(n for n in (notes, _STREAM) if n)
-        register_function(func, params=text, notes=note, listed_as=f"np.random.{func.__name__}")(
+        register_function(func, params=text, notes=notes, listed_as=f"np.random.{func.__name__}")(
             rule
         )
 
@@ -288,10 +286,10 @@ def _dims_rule(what: str, kernel: str) -> Callable[[list[Operand], dict[str, Ope
     return rule
 
 
-register_function(np.random.rand, params="*d: int", notes=_STREAM, listed_as="np.random.rand")(
+register_function(np.random.rand, params="*d: int", listed_as="np.random.rand")(
     _dims_rule("np.random.rand", "random_sample")
 )
-register_function(np.random.randn, params="*d: int", notes=_STREAM, listed_as="np.random.randn")(
+register_function(np.random.randn, params="*d: int", listed_as="np.random.randn")(
     _dims_rule("np.random.randn", "standard_normal")
 )
 _register_floats()
@@ -347,7 +345,7 @@ def _check_bounds(b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar)
 @register_function(
     np.random.randint,
     params="low: int, high?: int | None, size?: shape | None, dtype?: dtype",
-    notes="scalar bounds; " + _STREAM + " (every integer dtype and bool)",
+    notes="scalar bounds; every integer dtype and bool, each drawn as NumPy draws it",
     listed_as="np.random.randint",
 )
 def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -396,7 +394,7 @@ def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 @register_function(
     np.random.choice,
     params="a: int | array, size?: shape | None, replace?: bool, p?: array | None",
-    notes="`a` an int or a 1-D array; " + _STREAM,
+    notes="`a` an int or a 1-D array; `p` checked as NumPy checks it",
     listed_as="np.random.choice",
 )
 def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -479,7 +477,7 @@ def _first(b: LowBuilder, idx: ir.Value) -> ir.Value:
 @register_function(
     np.random.shuffle,
     params="x: array",
-    notes="in place along the first axis; " + _STREAM,
+    notes="in place along the first axis",
     listed_as="np.random.shuffle",
 )
 def _shuffle(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -501,7 +499,7 @@ def _shuffle(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 @register_function(
     np.random.permutation,
     params="x: int | array",
-    notes="a shuffled `arange(x)` or copy of `x` (rows, for n-D); " + _STREAM,
+    notes="a shuffled `arange(x)` or copy of `x` (rows, for n-D)",
     listed_as="np.random.permutation",
 )
 def _permutation(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:

@@ -84,17 +84,39 @@ def mt_twist(st):  # noqa: ANN001, ANN201
 
 
 @_lib
-def next_u32(st):  # noqa: ANN001, ANN201
-    """One tempered 32-bit draw (`mt19937_next32`)."""
-    if st[POS] >= N:
-        mt_twist(st)
-    pos = st[POS]
-    y = st[pos]
-    st[POS] = pos + np.uint32(1)
+def temper(y):  # noqa: ANN001, ANN201
+    """MT19937's tempering of one word."""
     y ^= y >> np.uint32(11)
     y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
     y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
     y ^= y >> np.uint32(18)
+    return y
+
+
+@_lib
+def word(st, pos):  # noqa: ANN001, ANN201
+    """The tempered word at `pos` (twisting first when all 624 are used) and the next `pos`:
+    the fills keep `pos` in a register and store it back once."""
+    if pos >= N:
+        mt_twist(st)
+        pos = 0
+    return temper(st[pos]), pos + 1
+
+
+@_lib
+def double_from(st, pos):  # noqa: ANN001, ANN201
+    """A double in [0, 1) with 53 random bits from two words (`mt19937_next_double`)."""
+    a, pos = word(st, pos)
+    b, pos = word(st, pos)
+    x = np.int64(a >> np.uint32(5)) * 67108864.0 + np.int64(b >> np.uint32(6))
+    return x / 9007199254740992.0, pos
+
+
+@_lib
+def next_u32(st):  # noqa: ANN001, ANN201
+    """One tempered 32-bit draw (`mt19937_next32`)."""
+    y, pos = word(st, np.int64(st[POS]))
+    st[POS] = pos
     return y
 
 
@@ -108,31 +130,94 @@ def next_u64(st):  # noqa: ANN001, ANN201
 
 @_lib
 def next_double(st):  # noqa: ANN001, ANN201
-    """A double in [0, 1) with 53 random bits (`mt19937_next_double`)."""
-    a = np.int64(next_u32(st) >> np.uint32(5))
-    b = np.int64(next_u32(st) >> np.uint32(6))
-    return (a * 67108864.0 + b) / 9007199254740992.0
+    x, pos = double_from(st, np.int64(st[POS]))
+    st[POS] = pos
+    return x
+
+
+@_lib
+def fill_doubles(st, flat):  # noqa: ANN001, ANN201
+    """`flat[i] = next_double(st)` for every i, the two words read straight from the key
+    unless a twist comes between (the common case spelled out: it is the hot loop)."""
+    pos = np.int64(st[POS])
+    for i in range(flat.shape[0]):
+        if pos >= N - 1:
+            flat[i], pos = double_from(st, pos)
+        else:
+            a = np.int64(temper(st[pos]) >> np.uint32(5))
+            b = np.int64(temper(st[pos + 1]) >> np.uint32(6))
+            pos += 2
+            flat[i] = (a * 67108864.0 + b) / 9007199254740992.0
+    st[POS] = pos
+
+
+@_lib
+def two_doubles(st, pos):  # noqa: ANN001, ANN201
+    """Two doubles from four words, read straight from the key unless a twist comes
+    between; and the next `pos`."""
+    if pos > N - 4:
+        x1, pos = double_from(st, pos)
+        x2, pos = double_from(st, pos)
+        return x1, x2, pos
+    a1 = np.int64(temper(st[pos]) >> np.uint32(5))
+    b1 = np.int64(temper(st[pos + 1]) >> np.uint32(6))
+    a2 = np.int64(temper(st[pos + 2]) >> np.uint32(5))
+    b2 = np.int64(temper(st[pos + 3]) >> np.uint32(6))
+    x1 = (a1 * 67108864.0 + b1) / 9007199254740992.0
+    x2 = (a2 * 67108864.0 + b2) / 9007199254740992.0
+    return x1, x2, pos + 4
+
+
+@_lib
+def polar(st, pos):  # noqa: ANN001, ANN201
+    """Two standard normal deviates by the polar Box-Muller method (`legacy_gauss`): the
+    one NumPy returns and the one it keeps for the next call; and the next `pos`."""
+    u1, u2, pos = two_doubles(st, pos)
+    x1 = 2.0 * u1 - 1.0
+    x2 = 2.0 * u2 - 1.0
+    r2 = x1 * x1 + x2 * x2
+    while r2 >= 1.0 or r2 == 0.0:
+        u1, u2, pos = two_doubles(st, pos)
+        x1 = 2.0 * u1 - 1.0
+        x2 = 2.0 * u2 - 1.0
+        r2 = x1 * x1 + x2 * x2
+    f = math.sqrt(-2.0 * math.log(r2) / r2)
+    return f * x2, f * x1, pos
+
+
+@_lib
+def fill_gauss(st, cell, flat):  # noqa: ANN001, ANN201
+    """Standard normal deviates, each second one kept for the next: the one cached, if any,
+    comes first."""
+    pos = np.int64(st[POS])
+    has = st[HAS_GAUSS] != 0
+    kept = cell[0]
+    for i in range(flat.shape[0]):
+        if has:
+            flat[i] = kept
+            has = False
+            kept = 0.0
+        else:
+            flat[i], kept, pos = polar(st, pos)
+            has = True
+    st[POS] = pos
+    st[HAS_GAUSS] = 1 if has else 0
+    cell[0] = kept
 
 
 @_lib
 def gauss(st, cell):  # noqa: ANN001, ANN201
-    """A standard normal deviate by the polar method, the second one kept (`legacy_gauss`)."""
+    """One standard normal deviate (`legacy_gauss`)."""
     if st[HAS_GAUSS] != 0:
         st[HAS_GAUSS] = 0
         value = cell[0]
         cell[0] = 0.0
         return value
-    x1 = 2.0 * next_double(st) - 1.0
-    x2 = 2.0 * next_double(st) - 1.0
-    r2 = x1 * x1 + x2 * x2
-    while r2 >= 1.0 or r2 == 0.0:
-        x1 = 2.0 * next_double(st) - 1.0
-        x2 = 2.0 * next_double(st) - 1.0
-        r2 = x1 * x1 + x2 * x2
-    f = math.sqrt(-2.0 * math.log(r2) / r2)
-    cell[0] = f * x1
+    value, kept, pos = polar(st, np.int64(st[POS]))
+    st[POS] = pos
     st[HAS_GAUSS] = 1
-    return f * x2
+    cell[0] = kept
+    return value
 
 
 @_lib
@@ -177,10 +262,7 @@ def random_sample():  # noqa: ANN201
 @_lib
 def random_sample_size(size):  # noqa: ANN001, ANN201
     out = np.empty(size)
-    flat = out.reshape(out.size)
-    st = state_words()
-    for i in range(flat.shape[0]):
-        flat[i] = next_double(st)
+    fill_doubles(state_words(), out.reshape(out.size))
     return out
 
 
@@ -193,11 +275,8 @@ def standard_normal():  # noqa: ANN201
 @_lib
 def standard_normal_size(size):  # noqa: ANN001, ANN201
     out = np.empty(size)
-    flat = out.reshape(out.size)
     st = state_words()
-    cell = gauss_cell(st)
-    for i in range(flat.shape[0]):
-        flat[i] = gauss(st, cell)
+    fill_gauss(st, gauss_cell(st), out.reshape(out.size))
     return out
 
 
@@ -220,9 +299,9 @@ def uniform_size(low, high, size):  # noqa: ANN001, ANN201
     span = _check_range(low, high)
     out = np.empty(size)
     flat = out.reshape(out.size)
-    st = state_words()
+    fill_doubles(state_words(), flat)
     for i in range(flat.shape[0]):
-        flat[i] = low + span * next_double(st)
+        flat[i] = low + span * flat[i]
     return out
 
 
@@ -246,9 +325,9 @@ def normal_size(loc, scale, size):  # noqa: ANN001, ANN201
     out = np.empty(size)
     flat = out.reshape(out.size)
     st = state_words()
-    cell = gauss_cell(st)
+    fill_gauss(st, gauss_cell(st), flat)
     for i in range(flat.shape[0]):
-        flat[i] = loc + scale * gauss(st, cell)
+        flat[i] = loc + scale * flat[i]
     return out
 
 
@@ -263,9 +342,9 @@ def exponential_size(scale, size):  # noqa: ANN001, ANN201
     _check_scale(scale)
     out = np.empty(size)
     flat = out.reshape(out.size)
-    st = state_words()
+    fill_doubles(state_words(), flat)
     for i in range(flat.shape[0]):
-        flat[i] = scale * -math.log(1.0 - next_double(st))
+        flat[i] = scale * -math.log(1.0 - flat[i])
     return out
 
 
@@ -310,14 +389,22 @@ def fill_bounded(st, flat, low, rng, bits):  # noqa: ANN001, ANN201
         return
     if bits >= 32:
         if rng == np.uint64(0xFFFFFFFF):
-            for i in range(n):
-                flat[i] = off + np.uint64(next_u32(st))
-            return
+            mask = rng  # every draw fits: nothing is rejected
+        pos = np.int64(st[POS])
         for i in range(n):
-            v = np.uint64(next_u32(st)) & mask
+            if pos >= N:
+                mt_twist(st)
+                pos = 0
+            v = np.uint64(temper(st[pos])) & mask
+            pos += 1
             while v > rng:
-                v = np.uint64(next_u32(st)) & mask
+                if pos >= N:
+                    mt_twist(st)
+                    pos = 0
+                v = np.uint64(temper(st[pos])) & mask
+                pos += 1
             flat[i] = off + v
+        st[POS] = pos
         return
     # 16-, 8- and 1-bit values come out of one buffered 32-bit draw
     per = 1 if bits == 16 else (3 if bits == 8 else 31)  # draws left in the buffer
