@@ -62,9 +62,7 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
     emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
     # runtime helpers and the runtime's own exports are not jitted callees (nor cache keys)
-    callees = sorted(
-        c for c in gen.callees if not rtdicts.is_helper(c) and c not in nrt.EXPORTS
-    )
+    callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c) and c not in nrt.EXPORTS)
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
 
 
