@@ -9,6 +9,7 @@ at the same offset and strides.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,8 @@ def fresh_copy(value: Any) -> Any:
         return unpack(pack(value))
     if isinstance(value, tuple):
         return tuple(fresh_copy(v) for v in value)
+    if isinstance(value, np.random.Generator):
+        return copy.deepcopy(value)  # its own copy of the state: each run draws the same stream
     return value  # scalars and None are immutable
 
 

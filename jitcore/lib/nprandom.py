@@ -321,8 +321,11 @@ def _int_bound(op: Operand, name: str) -> None:
         raise TypingError(f"np.random.randint: {name} must be an int, not {op.type}")
 
 
-def _check_bounds(b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar) -> None:
-    """RandomState.randint's checks, in its order (high is exclusive)."""
+def check_bounds(
+    b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar, closed: bool = False
+) -> None:
+    """The bounds checks of RandomState.randint (`high` exclusive) and Generator.integers
+    (`closed`: `endpoint=True`), in NumPy's order and with its messages."""
     info = np.iinfo(np.int64) if dtype.is_bool else np.iinfo(dtype.dtype)
     lo_bound, hi_bound = (0, 1) if dtype.is_bool else (int(info.min), int(info.max))
     name = "bool" if dtype.is_bool else dtype.dtype.name
@@ -334,12 +337,18 @@ def _check_bounds(b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar)
             f"low is out of bounds for {name}",
         )
     if hi_bound < (1 << 63) - 1:
-        top = b.binop("sub", high, i64(1))
-        over = b.and_(b.cmp("gt", top, ir.Const(hi_bound, type=T.I64)), b.cmp("ne", high, int_min))
+        if closed:
+            over = b.cmp("gt", high, ir.Const(hi_bound, type=T.I64))
+        else:  # high - 1 > bound; -2**63 - 1 is below every bound
+            top = b.binop("sub", high, i64(1))
+            over = b.and_(
+                b.cmp("gt", top, ir.Const(hi_bound, type=T.I64)), b.cmp("ne", high, int_min)
+            )
         b.raise_if(over, ValueError, f"high is out of bounds for {name}")
-    empty = b.cmp("le", high, low)
-    b.raise_if(b.and_(empty, b.cmp("eq", low, i64(0))), ValueError, "high <= 0")
-    b.raise_if(empty, ValueError, "low >= high")
+    empty = b.cmp("lt" if closed else "le", high, low)
+    zero = "high < 0" if closed else "high <= 0"
+    b.raise_if(b.and_(empty, b.cmp("eq", low, i64(0))), ValueError, zero)
+    b.raise_if(empty, ValueError, "low > high" if closed else "low >= high")
 
 
 @register_function(
@@ -377,7 +386,7 @@ def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             low, high = i64(0), low
         else:
             high = b.cast(high, T.I64)
-        _check_bounds(b, low, high, dtype)
+        check_bounds(b, low, high, dtype)
         values = [low, high, i64(bits), ir.Const(False if dtype.is_bool else 0, type=dtype)]
         if ndim is not None:
             size = _value(v, kw, where, "size")
