@@ -436,7 +436,7 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         p_t = p_op.type
         if not (isinstance(p_t, T.Array) and p_t.ndim == 1 and not p_t.dtype.is_complex):
             raise TypingError(f"{what}: p must be a 1-D array of probabilities, not {p_t}")
-        p_types.append(p_t)
+        p_types += [p_t, T.F64]
     ndim = _size_ndim(_operand(args, kwargs, where, "size"))
     # size=None draws NumPy's one-item sample, as NumPy does (the same draws), and unwraps it
     name = "choice_indices_p" if has_p else "choice_indices"
@@ -463,14 +463,23 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         ]
         if has_p:
             p = _value(v, kw, where, "p")
-            assert p is not None
-            values.append(p)
+            assert p is not None and isinstance(p.type, T.Array)
+            values += [p, ir.Const(p_tolerance(p.type), type=T.F64)]
         idx = _call(b, k, values)
         if ndim is None:
             idx = _first(b, idx)
         return idx if take is None else _call(b, take, [a, idx])
 
     return _result(args, kwargs, ret, lower)
+
+
+def p_tolerance(p_t: T.Array) -> float:
+    """NumPy's tolerance for `p` summing to 1: sqrt(eps) of float64, or of p's own float
+    dtype when coarser (float32 p may be 3.5e-4 off)."""
+    atol = float(np.sqrt(np.finfo(np.float64).eps))
+    if p_t.dtype.is_float:
+        atol = max(atol, float(np.sqrt(np.finfo(p_t.dtype.dtype).eps)))
+    return atol
 
 
 def _length(b: LowBuilder, a: ir.Value) -> ir.Value:

@@ -35,6 +35,7 @@ from jitcore.lib.nprandom import (
     _sizes_t,
     _value,
     check_bounds,
+    p_tolerance,
 )
 from jitcore.lib.registry import Operand, Resolved, call_kernel, register_function, register_method
 from jitcore.runtime import rngstate
@@ -169,14 +170,6 @@ def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 # --- choice, shuffle, permutation ------------------------------------------------------------
 
 
-def _p_tolerance(p_t: T.Array) -> float:
-    """NumPy's tolerance for p summing to 1: sqrt(eps), of p's dtype when coarser."""
-    atol = float(np.sqrt(np.finfo(np.float64).eps))
-    if p_t.dtype.is_float:
-        atol = max(atol, float(np.sqrt(np.finfo(p_t.dtype.dtype).eps)))
-    return atol
-
-
 @register_method(
     T.Generator,
     "choice",
@@ -213,7 +206,7 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         if not (isinstance(p_t, T.Array) and p_t.ndim == 1 and not p_t.dtype.is_complex):
             raise TypingError(f"{what}: p must be a 1-D array of probabilities, not {p_t}")
         p_types += [p_t, T.F64]
-        atol = _p_tolerance(p_t)
+        atol = p_tolerance(p_t)
     ndim = _size_ndim(_operand(args, kwargs, where, "size"))
     name = "choice_indices_p" if has_p else "choice_indices"
     shape_t = _sizes_t(1 if ndim is None else ndim)

@@ -38,8 +38,6 @@ UPPER = 0x80000000
 LOWER = 0x7FFFFFFF
 POS = 624
 HAS_GAUSS = 625
-# sqrt(finfo(float64).eps): how far from 1 `p` may sum (RandomState.choice's tolerance)
-P_ATOL = 1.4901161193847656e-08
 POISSON_LAM_MAX = 9.223372006484771e18  # iinfo(int64).max - sqrt(iinfo(int64).max) * 10
 
 
@@ -454,10 +452,35 @@ def randint_size(low, high, bits, example, size):  # noqa: ANN001, ANN201
 
 @_lib
 def shuffle_flat(st, x):  # noqa: ANN001, ANN201
-    """Fisher-Yates on a 1-D array (`_shuffle_raw`)."""
+    """Fisher-Yates on a 1-D array (`_shuffle_raw`): the partner of item i is
+    `random_interval(i)`, masked rejection of 32-bit draws (read straight from the key, the
+    position in a register) or, past 2**32 items, of 64-bit ones."""
+    pos = np.int64(st[POS])
     for i in range(x.shape[0] - 1, 0, -1):
-        j = interval(st, i)
+        if i > 0xFFFFFFFF:
+            st[POS] = pos
+            j = interval(st, i)
+            pos = np.int64(st[POS])
+        else:
+            mask = i
+            mask |= mask >> 1
+            mask |= mask >> 2
+            mask |= mask >> 4
+            mask |= mask >> 8
+            mask |= mask >> 16
+            if pos >= N:
+                mt_twist(st)
+                pos = 0
+            j = np.int64(temper(st[pos])) & mask
+            pos += 1
+            while j > i:
+                if pos >= N:
+                    mt_twist(st)
+                    pos = 0
+                j = np.int64(temper(st[pos])) & mask
+                pos += 1
         x[i], x[j] = x[j], x[i]
+    st[POS] = pos
 
 
 @_lib
@@ -526,8 +549,9 @@ def _check_population(pop, count, is_array):  # noqa: ANN001, ANN201
 
 
 @_lib
-def _check_p(p, pop):  # noqa: ANN001, ANN201
-    """RandomState.choice's checks of `p` (Kahan-summed, as NumPy sums it)."""
+def _check_p(p, pop, atol):  # noqa: ANN001, ANN201
+    """RandomState.choice's checks of `p` (Kahan-summed, as NumPy sums it; `atol` is
+    sqrt(eps) of float64, or of p's own float dtype when coarser)."""
     if p.shape[0] != pop:
         raise ValueError("'a' and 'p' must have same size")
     total = 0.0
@@ -544,7 +568,7 @@ def _check_p(p, pop):  # noqa: ANN001, ANN201
     for i in range(pop):
         if p[i] < 0:
             raise ValueError("probabilities are not non-negative")
-    if abs(total - 1.0) > P_ATOL:
+    if abs(total - 1.0) > atol:
         raise ValueError("probabilities do not sum to 1")
 
 
@@ -614,11 +638,11 @@ def choice_indices(pop, is_array, size, replace):  # noqa: ANN001, ANN201
 
 
 @_lib
-def choice_indices_p(pop, is_array, size, replace, p):  # noqa: ANN001, ANN201, PLR0912
+def choice_indices_p(pop, is_array, size, replace, p, atol):  # noqa: ANN001, ANN201, PLR0912
     """Indices of shape `size` drawn from range(pop) with probabilities p."""
     count = _count(size)
     _check_population(pop, count, is_array)
-    _check_p(p, pop)
+    _check_p(p, pop, atol)
     if not replace:
         _check_sample(count, pop, p)
     out = np.empty(size, np.int64)

@@ -346,6 +346,8 @@ def bad_seed(s):
         (bad_choice_p, (1, np.array([np.nan, 0.5, 0.5]), True)),
         (bad_choice_p, (1, np.array([1.0, 0.0, 0.0]), False)),
         (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-9, 0.0]), True)),
+        (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-5, 0.0], dtype=np.float32), True)),
+        (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-3, 0.0], dtype=np.float32), True)),
         (bad_scale, (1, -1.0)),
         (bad_scale, (1, -0.0)),
         (bad_scale, (1, np.nan)),
