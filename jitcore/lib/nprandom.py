@@ -56,6 +56,17 @@ def _state_words(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((), WORDS_T, lower, may_raise=True)
 
 
+@register_function(K.libm_exp)
+def _libm_exp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    if len(args) != 1 or kwargs:
+        raise TypingError("libm_exp() takes one float")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        return b.native_call(rngstate.LIBM_EXP, [v[0]], T.F64)
+
+    return Resolved((T.F64,), T.F64, lower)
+
+
 @register_function(K.gauss_cell)
 def _gauss_cell(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     if len(args) != 1 or kwargs or args[0].type != WORDS_T:
@@ -233,6 +244,7 @@ def _register_floats() -> None:
         (np.random.normal, "normal", [("loc", 0.0), ("scale", 1.0)], ""),
         (np.random.exponential, "exponential", [("scale", 1.0)], ""),
         (np.random.standard_exponential, "exponential", [], ""),
+        (np.random.poisson, "poisson", [("lam", 1.0)], "int64 results"),
     ):
         text = ", ".join([*(f"{name}?: real" for name, _ in params), size])
         rule: Callable[[list[Operand], dict[str, Operand]], Resolved] = (

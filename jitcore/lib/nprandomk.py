@@ -46,6 +46,12 @@ def state_words() -> np.ndarray:
     raise RuntimeError("state_words() is a primitive of compiled code")
 
 
+def libm_exp(x: float) -> float:
+    """The C library's `exp` (a primitive of compiled code: NumPy's C code calls it, and
+    compiled `math.exp` is jitcore's own, which may differ in the last bit)."""
+    raise RuntimeError("libm_exp() is a primitive of compiled code")
+
+
 def gauss_cell(st: np.ndarray) -> np.ndarray:
     """The cached normal deviate of state `st`, a float64 array of one item (a primitive)."""
     raise RuntimeError("gauss_cell() is a primitive of compiled code")
@@ -692,3 +698,105 @@ def take(a, idx):  # noqa: ANN001, ANN201
 @_lib
 def take_one(a, i):  # noqa: ANN001, ANN201
     return a[i]
+
+
+# --- Poisson ---------------------------------------------------------------------------------
+
+# The Stirling series of log-gamma as NumPy's `random_loggam` writes it (decimal literals:
+# the last is NumPy's 15-digit rounding of -174611/125400)
+LOGGAM_A = (
+    8.333333333333333e-02,
+    -2.777777777777778e-03,
+    7.936507936507937e-04,
+    -5.952380952380952e-04,
+    8.417508417508418e-04,
+    -1.917526917526918e-03,
+    6.410256410256410e-03,
+    -2.955065359477124e-02,
+    1.796443723688307e-01,
+    -1.39243221690590e00,
+)
+LG2PI = 1.8378770664093453e00  # log(2 pi)
+POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)
+
+
+@_lib
+def loggam(x):  # noqa: ANN001, ANN201
+    """log(gamma(x)) as NumPy's `random_loggam` computes it (shifted Stirling series)."""
+    if x == 1.0 or x == 2.0:
+        return 0.0
+    n = 0
+    if x < 7.0:
+        n = int(7.0 - x)
+    x0 = x + n
+    x2 = (1.0 / x0) * (1.0 / x0)
+    gl0 = LOGGAM_A[9]
+    for k in range(8, -1, -1):
+        gl0 *= x2
+        gl0 += LOGGAM_A[k]
+    gl = gl0 / x0 + 0.5 * LG2PI + (x0 - 0.5) * math.log(x0) - x0
+    if x < 7.0:
+        for _ in range(n):
+            gl -= math.log(x0 - 1.0)
+            x0 -= 1.0
+    return gl
+
+
+@_lib
+def poisson_one(st, lam):  # noqa: ANN001, ANN201
+    """One Poisson deviate (`random_poisson`): multiplication of uniforms below lam = 10,
+    Hormann's PTRS transformed rejection from 10 on."""
+    if lam == 0.0:
+        return np.int64(0)
+    if lam < 10.0:
+        enlam = libm_exp(-lam)
+        x = np.int64(0)
+        prod = next_double(st)
+        while prod > enlam:
+            x += 1
+            prod *= next_double(st)
+        return x
+    slam = math.sqrt(lam)
+    loglam = math.log(lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    k = np.int64(0)
+    done = False
+    while not done:
+        u = next_double(st) - 0.5
+        v = next_double(st)
+        us = 0.5 - abs(u)
+        k = np.int64(math.floor((2 * a / us + b) * u + lam + 0.43))
+        if us >= 0.07 and v <= vr:
+            done = True
+        elif k >= 0 and not (us < 0.013 and v > us):
+            bound = -lam + k * loglam - loggam(k + 1.0)
+            done = math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= bound
+    return k
+
+
+@_lib
+def _check_lam(lam):  # noqa: ANN001, ANN201
+    if not lam >= 0.0:
+        raise ValueError("lam < 0 or lam is NaN")
+    if lam > POISSON_LAM_MAX:
+        raise ValueError("lam value too large")
+
+
+@_lib
+def poisson(lam):  # noqa: ANN001, ANN201
+    _check_lam(lam)
+    return np.int64(poisson_one(state_words(), lam))
+
+
+@_lib
+def poisson_size(lam, size):  # noqa: ANN001, ANN201
+    _check_lam(lam)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    st = state_words()
+    for i in range(flat.shape[0]):
+        flat[i] = poisson_one(st, lam)
+    return out

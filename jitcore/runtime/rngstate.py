@@ -46,7 +46,8 @@ BITGEN_DRAWS = {
     "jitcore_rt_bitgen_next_uint32": (16, ll.IntType(32)),
     "jitcore_rt_bitgen_next_double": (24, ll.DoubleType()),
 }
-EXPORTS = (STATE, FORKS, *BITGEN_DRAWS)
+LIBM_EXP = "jitcore_rt_libm_exp"  # the C library's exp, as NumPy's C code calls it
+EXPORTS = (STATE, FORKS, *BITGEN_DRAWS, LIBM_EXP)
 
 KEY_WORDS = 624
 WORDS = 626  # the key, pos and has_gauss: the uint32 view of the state
@@ -75,6 +76,19 @@ def emit(module: ll.Module) -> None:
     _emit_state(module, key, once, forks, make_key, reseed)
     for name, (offset, ret) in BITGEN_DRAWS.items():
         _emit_bitgen_draw(module, name, offset, ret)
+    _emit_libm_exp(module)
+
+
+def _emit_libm_exp(module: ll.Module) -> None:
+    """`LIBM_EXP(ptr out, double x) -> null`: `*out = exp(x)` of the C library. Compiled
+    `math.exp` is jitcore's own (Cephes, within an ULP of the C library's, vectorizable); a
+    distribution that compares against `exp` (Poisson's `exp(-lam)`) needs NumPy's exact one."""
+    fn = ll.Function(module, ll.FunctionType(PTR, [PTR, ll.DoubleType()]), name=LIBM_EXP)
+    out, x = fn.args
+    exp = _declare(module, "exp", ll.DoubleType(), [ll.DoubleType()])
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    b.store(b.call(exp, [x]), out)
+    b.ret(NULL)
 
 
 def _emit_bitgen_draw(module: ll.Module, name: str, offset: int, ret: ll.Type) -> None:
