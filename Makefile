@@ -55,7 +55,7 @@ malloc-check: $(STAMP)
 		tests/jitcore/e2e/test_arrays.py tests/jitcore/test_runtime_memory.py \
 		tests/jitcore/e2e/test_memory_safety.py $(PYTEST_ARGS)
 
-# How well jitcheck catches bugs: 30 planted compiler bugs (benchmarks/mutants.py), each
+# How well jitcheck catches bugs: 31 planted compiler bugs (benchmarks/mutants.py), each
 # against `pytest --jit-diff --jit-diff-library` with the default settings (about an hour).
 mutation: $(STAMP)
 	$(BIN)/python -m benchmarks.mutation --jobs 2
