@@ -80,7 +80,7 @@ def normalize(message: str) -> str:
     first = message.strip().splitlines()[0] if message.strip() else ""
     first = re.sub(r"\S+\.py:\d+:\d+: ", "", first)  # file:line:col of a generated module
     first = re.sub(r"`[^`]*`", "`_`", first)
-    first = re.sub(r"-?\d+(\.\d+)?(e[+-]?\d+)?", "N", first)
+    first = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[+-]?\d+)?", "N", first)
     return first[:120]
 
 
