@@ -25,7 +25,7 @@ from jitcheck.compare import INT64_MAX, INT64_MIN
 from jitcheck.fuzz import assert_compiled_matches_python, cli
 from jitcheck.fuzz.campaign import Campaign, Options
 from jitcheck.fuzz.grammar import HEADER, Case, Program, cases
-from jitcheck.fuzz.reduce import valid_python, reduce_program
+from jitcheck.fuzz.reduce import reduce_program, valid_python
 from jitcheck.fuzz.runner import Runner, normalize
 from tests.jitcheck import fuzz_plant
 
