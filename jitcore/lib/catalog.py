@@ -24,6 +24,7 @@ from jitcore.lib import (
     joining,
     lists,
     mathlib,
+    matmul,
     nplinalg,
     npsort,
     npstats,
@@ -47,6 +48,7 @@ RULE_MODULES = (
     operators,
     pyextras,
     reductions,
+    matmul,
     ufuncs,
     npsort,
     npstats,
@@ -107,7 +109,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: linear algebra",
-        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
+        "Products go through SciPy's BLAS and the decompositions through its LAPACK (the "
+        "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
     ),
     (
         "NumPy: shapes and views",
@@ -133,6 +136,8 @@ _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
+    "matmul": "NumPy: linear algebra",
+    "lapack": "NumPy: linear algebra",
 }
 
 

@@ -22,7 +22,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import arrays as A
-from jitcore.lib import reductions, scalar
+from jitcore.lib import matmul, scalar
 from jitcore.lib.loops import Recipe, ScalarFn, elementwise
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 
@@ -221,7 +221,7 @@ UFUNC_OF_OP = {
 
 def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if op == "matmul":
-        return reductions.resolve_matmul([a, b], loc)
+        return matmul.resolve_matmul([a, b], loc)
     if op not in UFUNC_OF_OP:
         raise TypingError(f"unsupported array operation {op}", loc=loc)
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
