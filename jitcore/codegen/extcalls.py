@@ -34,7 +34,7 @@ def helper_params(routine: str) -> list[ll.Type]:
     """The LLVM types of the helper's arguments after the result slot."""
     _, kinds, _ = externs.routine_spec(routine)
     _, real = _number_types(routine)
-    by_kind = {"c": I64, "i": I64, "p": PTR, "r": real}
+    by_kind = {"c": I64, "i": I64, "p": PTR, "r": real, "x": PTR, "y": I64}
     return [by_kind[k] for k in kinds if k in by_kind]
 
 
@@ -58,6 +58,9 @@ def define_helper(module: ll.Module, name: str) -> None:
         if kind == "p":
             args.append(next(given))
             continue
+        if kind in "xy":  # given, not passed (see externs.ROUTINES)
+            next(given)
+            continue
         slot_t = {"c": I8, "i": I32, "r": real, "o": I32}.get(kind, number)
         slot = b.alloca(slot_t)
         if kind == "c":
@@ -74,7 +77,7 @@ def define_helper(module: ll.Module, name: str) -> None:
         args.append(slot)
     ret_t = number if result == "x" else VOID
     target = declare_function(
-        module, externs.scipy_symbol(library, routine), ret_t, [PTR] * len(kinds)
+        module, externs.scipy_symbol(library, routine), ret_t, [PTR] * len(args)
     )
     value = b.call(target, args)
     if result == "x":

@@ -56,6 +56,9 @@ def call_routine(routine: str, *args: Any) -> Any:
         if kind == "p":
             pointers.append(np.asarray(next(given)).ctypes.data)
             continue
+        if kind in "xy":  # given, not passed (see externs.ROUTINES)
+            next(given)
+            continue
         if kind == "c":
             cell: Any = ctypes.c_char(bytes([int(next(given))]))
         elif kind == "i":
@@ -70,7 +73,7 @@ def call_routine(routine: str, *args: Any) -> Any:
         pointers.append(ctypes.addressof(cell))
     restype = real if result == "x" else None
     address = externs.routine_address(library, routine)
-    fn = ctypes.CFUNCTYPE(restype, *[ctypes.c_void_p] * len(kinds))(address)
+    fn = ctypes.CFUNCTYPE(restype, *[ctypes.c_void_p] * len(pointers))(address)
     value = fn(*pointers)
     if result == "x":
         return value
@@ -80,9 +83,9 @@ def call_routine(routine: str, *args: Any) -> Any:
 _LETTER_OF = {np.dtype(d): x for d, x in zip("f4 f8 c8 c16".split(), "sdcz")}
 
 
-def _routine_of(base: str, args: tuple[Any, ...]) -> str:
+def _routine_of(family: str, args: tuple[Any, ...]) -> str:
     first = next(a for a in args if isinstance(a, np.ndarray))
-    return _LETTER_OF[first.dtype] + base
+    return externs.routine_name(family, _LETTER_OF[first.dtype])
 
 
 # --- the routine families ---------------------------------------------------------------------
@@ -104,7 +107,70 @@ def dot(*args: Any) -> Any:
     return call_routine(_routine_of("dot", args), *args)
 
 
-FAMILIES = {"gemm": gemm, "gemv": gemv, "dot": dot}
+def gesv(*args: Any) -> Any:
+    """?gesv(n, nrhs, a, lda, ipiv, b, ldb) -> info: solve a x = b in place (LU)."""
+    return call_routine(_routine_of("gesv", args), *args)
+
+
+def getrf(*args: Any) -> Any:
+    """?getrf(m, n, a, lda, ipiv) -> info: LU factorization with partial pivoting."""
+    return call_routine(_routine_of("getrf", args), *args)
+
+
+def potrf(*args: Any) -> Any:
+    """?potrf(uplo, n, a, lda) -> info: Cholesky factorization."""
+    return call_routine(_routine_of("potrf", args), *args)
+
+
+def syevd(*args: Any) -> Any:
+    """dsyevd / zheevd(jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork)
+    -> info (the real routine ignores rwork and lrwork)."""
+    return call_routine(_routine_of("syevd", args), *args)
+
+
+def gesdd(*args: Any) -> Any:
+    """?gesdd(jobz, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork) -> info
+    (the real routine ignores rwork)."""
+    return call_routine(_routine_of("gesdd", args), *args)
+
+
+def geqrf(*args: Any) -> Any:
+    """?geqrf(m, n, a, lda, tau, work, lwork) -> info: QR as Householder reflectors."""
+    return call_routine(_routine_of("geqrf", args), *args)
+
+
+def orgqr(*args: Any) -> Any:
+    """dorgqr / zungqr(m, n, k, a, lda, tau, work, lwork) -> info: Q from geqrf's
+    reflectors."""
+    return call_routine(_routine_of("orgqr", args), *args)
+
+
+def gelsd(*args: Any) -> Any:
+    """?gelsd(m, n, nrhs, a, lda, b, ldb, s, rcond, rank, work, lwork, rwork, iwork) ->
+    info: least squares by SVD (the real routine ignores rwork)."""
+    return call_routine(_routine_of("gelsd", args), *args)
+
+
+def geev(*args: Any) -> Any:
+    """dgeev(jobvl, jobvr, n, a, lda, wr, wi, vl, ldvl, vr, ldvr, work, lwork) or
+    zgeev(jobvl, jobvr, n, a, lda, w, vl, ldvl, vr, ldvr, work, lwork, rwork) -> info."""
+    return call_routine(_routine_of("geev", args), *args)
+
+
+FAMILIES = {
+    "gemm": gemm,
+    "gemv": gemv,
+    "dot": dot,
+    "gesv": gesv,
+    "getrf": getrf,
+    "potrf": potrf,
+    "syevd": syevd,
+    "gesdd": gesdd,
+    "geqrf": geqrf,
+    "orgqr": orgqr,
+    "gelsd": gelsd,
+    "geev": geev,
+}
 
 
 def _rule(base: str):  # noqa: ANN202
@@ -114,25 +180,25 @@ def _rule(base: str):  # noqa: ANN202
         arrays = [a.type for a in args if isinstance(a.type, T.Array)]
         if not arrays or arrays[0].dtype not in LETTERS:
             raise TypingError(f"{base} needs arrays of float32, float64 or complex numbers")
-        routine = LETTERS[arrays[0].dtype] + base
+        routine = externs.routine_name(base, LETTERS[arrays[0].dtype])
         _, kinds, result = externs.routine_spec(routine)
-        given = [k for k in kinds if k in "cipr"]
+        given = [k for k in kinds if k in "ciprxy"]
         if len(args) != len(given):
             raise TypingError(f"{base} takes {len(given)} arguments")
         dtype = arrays[0].dtype
         real = T.F32 if dtype in (T.F32, T.C64) else T.F64
         casts: list[T.Type | None] = []
         for kind, a in zip(given, args):
-            if kind == "p":
+            if kind in "px":
                 if not isinstance(a.type, T.Array):
                     raise TypingError(f"{base}: an array argument expected")
                 casts.append(None)
             else:
-                casts.append(T.I64 if kind in "ci" else real)
+                casts.append(T.I64 if kind in "ciy" else real)
         ret: T.Type = dtype if result == "x" else (T.I64 if "o" in kinds else T.NONE)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            values = [L.data_of(b, x) if k == "p" else x for k, x in zip(given, v)]
+            values = [L.data_of(b, x) if k in "px" else x for k, x in zip(given, v)]
             return b.native_call(HELPER_PREFIX + routine, values, ret)
 
         return Resolved(tuple(casts), ret, lower, may_raise=False)

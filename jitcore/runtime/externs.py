@@ -128,15 +128,38 @@ def imports_for(object_code: bytes) -> dict[str, int]:
 # Fortran's convention: every argument by pointer. Each routine is described by the kinds of
 # its arguments, in order: `c` a character (given as an int, its code), `i` an int (int32 in
 # SciPy's LP64 BLAS), `p` an array's data, `r` a real number, `1`/`0` the constant one/zero of
-# the routine's type (gemm's alpha and beta), `o` LAPACK's `info` (the call's result). The
-# routine's result: `v` none, `x` a number of its type (dot).
+# the routine's type (gemm's alpha and beta), `o` LAPACK's `info` (the call's result); `x` (an
+# array) and `y` (an int) are given but not passed: the complex routine's `rwork`/`lrwork`,
+# so that the real and complex routines of a family take the same arguments. The routine's
+# result: `v` none, `x` a number of its type (dot).
 ROUTINES: dict[str, tuple[str, str, str]] = {  # base name -> (library, argument kinds, result)
     "gemm": ("blas", "cciii1pipi0pi", "v"),
     "gemv": ("blas", "cii1pipi0pi", "v"),
     "dot": ("blas", "ipipi", "x"),
     "gesv": ("lapack", "iipippio", "v"),
     "getrf": ("lapack", "iipipo", "v"),
+    "potrf": ("lapack", "cipio", "v"),
+    "syevd": ("lapack", "ccipippixypio", "v"),
+    "heevd": ("lapack", "ccipippipipio", "v"),
+    "gesdd": ("lapack", "ciipippipipixpo", "v"),
+    "c:gesdd": ("lapack", "ciipippipipippo", "v"),
+    "geqrf": ("lapack", "iipippio", "v"),
+    "orgqr": ("lapack", "iiipippio", "v"),
+    "ungqr": ("lapack", "iiipippio", "v"),
+    "gelsd": ("lapack", "iiipipiprppixpo", "v"),
+    "c:gelsd": ("lapack", "iiipipiprppippo", "v"),
+    "geev": ("lapack", "ccipipppipipio", "v"),
+    "c:geev": ("lapack", "ccipippipipipo", "v"),
 }
+# Families whose complex routine has another name.
+COMPLEX_NAMES = {"syevd": "heevd", "orgqr": "ungqr"}
+
+
+def routine_name(family: str, letter: str) -> str:
+    """The routine of `family` for numbers of type `letter` (`s`, `d`, `c`, `z`)."""
+    if letter in "cz":
+        family = COMPLEX_NAMES.get(family, family)
+    return letter + family
 
 
 def routine_spec(routine: str) -> tuple[str, str, str]:
