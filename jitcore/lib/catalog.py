@@ -27,6 +27,7 @@ from jitcore.lib import (
     mathlib,
     matmul,
     nplinalg,
+    nprandom,
     npsort,
     npstats,
     npufuncs,
@@ -56,6 +57,7 @@ RULE_MODULES = (
     npufuncs,
     nplinalg,
     lapack,
+    nprandom,
     shapes,
     joining,
     creation,
@@ -115,6 +117,13 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
     ),
     (
+        "NumPy: random numbers",
+        "NumPy's legacy functions, drawing from compiled code's own generator (one MT19937 "
+        "state per thread; seed it with `np.random.seed(s)` in compiled code or "
+        "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
+        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`.",
+    ),
+    (
         "NumPy: shapes and views",
         "Views share the array's memory, as in NumPy; axes are compile-time constants.",
     ),
@@ -140,6 +149,7 @@ _MODULE_SECTIONS = {
     "nplinalg": "NumPy: linear algebra",
     "matmul": "NumPy: linear algebra",
     "lapack": "NumPy: linear algebra",
+    "nprandom": "NumPy: random numbers",
 }
 
 
