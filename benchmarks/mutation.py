@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,26 @@ def run_check(mutant: str | None, workdir: Path) -> tuple[int, str, float]:
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    return done.returncode, _caught_by(report, done.stdout + done.stderr), seconds
+    output = done.stdout + done.stderr
+    caught = _caught_by(report, output)
+    verdict = _bisection(output)
+    return done.returncode, caught + (f" [{verdict}]" if caught and verdict else ""), seconds
+
+
+_GUILTY = re.compile(
+    r"disagreement introduced by pass `([^`]+)` \(IR diff below; (IR interpreter|bisected)"
+)
+
+
+def _bisection(output: str) -> str:
+    """What the guilty-pass search said about the first failure, in a few words."""
+    match = _GUILTY.search(output)
+    if match:
+        how = "interpreter" if match.group(2) == "IR interpreter" else "compiling"
+        return f"pass `{match.group(1)}` named by {how}"
+    if "comes from lowering, code generation or LLVM" in output:
+        return "no pass to blame: below the typed IR"
+    return ""
 
 
 def _caught_by(report: Path, output: str) -> str:
