@@ -53,6 +53,9 @@ class Culprit:
     method: str = COMPILING
     # Why the interpreter could not answer, when the compiled bisection did.
     fallback_reason: str = ""
+    # Library operations the interpreter ran as their Python originals (their own compiled
+    # code, an emitter or a library kernel, is not interpreted).
+    operations: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         return self._headline() + (
@@ -65,7 +68,8 @@ class Culprit:
                 return (
                     f"the typed IR after typeinfer and after each of {self.passes} passes "
                     "computes Python's result (IR interpreter): the disagreement comes from "
-                    "lowering, code generation or LLVM, not from a jitcore pass"
+                    "lowering, code generation or LLVM, not from a pass over this function"
+                    + self._operations()
                 )
             return (
                 "the disagreement remains with every optimization pass disabled: it comes "
@@ -83,6 +87,17 @@ class Culprit:
                 f"result differs{self._fallback()}"
             )
         return f"disagreement introduced by pass `{self.name}` (IR diff below; {how})"
+
+    def _operations(self) -> str:
+        if not self.operations:
+            return ""
+        shown = ", ".join(f"`{name}`" for name in self.operations[:4])
+        more = ", ..." if len(self.operations) > 4 else ""
+        return (
+            f"; or from the compiled code of a library operation it calls ({shown}{more}: the "
+            "interpreter runs them as Python; a library kernel's own IR goes through the "
+            "passes too)"
+        )
 
     def _fallback(self) -> str:
         return f"; {self.fallback_reason}" if self.fallback_reason else ""
@@ -136,12 +151,16 @@ def interpret_passes(
     except Exception as exc:  # noqa: BLE001 - a diagnosis: never hide the failure itself
         return f"the typed IR is not available ({type(exc).__name__}: {exc})"
     names = list(stages)
+    operations: set[str] = set()
     for index, stage in enumerate(names):
         fn = stages[stage]
 
         def run(*call_args: Any, stage: str = stage, fn: Any = fn) -> Any:
             interpreter = Interpreter(source, stage, budget=INTERPRETER_BUDGET)
-            return box(interpreter.call(fn, call_args), fn.python_result)
+            try:
+                return box(interpreter.call(fn, call_args), fn.python_result)
+            finally:
+                operations.update(interpreter.python_operations)
 
         outcome = invoke(run, fresh_copy(args))
         if outcome.error_type is not None and issubclass(outcome.error_type, CannotInterpret):
@@ -160,7 +179,7 @@ def interpret_passes(
             _diff(_ir_text(stages[names[index - 1]]), _ir_text(fn)),
             INTERPRETER,
         )
-    return Culprit(None, len(names) - 1, method=INTERPRETER)
+    return Culprit(None, len(names) - 1, method=INTERPRETER, operations=tuple(sorted(operations)))
 
 
 def _ir_text(fn: Any) -> list[str]:

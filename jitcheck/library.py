@@ -103,6 +103,13 @@ SKIP: dict[str, str] = {
     "memory (tests/jitcore/lib/test_nprandom.py draws sizes)",
     "np.random.randn": "takes the shape, as np.random.rand",
     "np.random.permutation": "of an int, np.arange of a drawn int, as np.arange",
+    **{
+        f"np.random.{name}": "takes only a size, which is not drawn "
+        "(tests/jitcore/lib/test_nprandom.py draws sizes and seeds)"
+        for name in (
+            "random_sample random ranf sample standard_normal standard_exponential".split()
+        )
+    },
 }
 
 _COMPLEX_SPECIAL = "special values of complex maths differ from CPython's cmath tables"

@@ -9,6 +9,7 @@ at the same offset and strides.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,8 @@ def fresh_copy(value: Any) -> Any:
         if shared:
             return _copy_sharing(value, shared)
         return tuple(fresh_copy(v) for v in value)
+    if isinstance(value, np.random.Generator):
+        return copy.deepcopy(value)  # its own copy of the state: each run draws the same stream
     return value  # scalars and None are immutable
 
 

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from jitcore.ir import markers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.printer import print_ir
@@ -165,6 +166,9 @@ class Interpreter:
         self.depth = 0
         # At most this many instructions (None: no limit); beyond, CannotInterpret.
         self.budget = budget
+        # The library operations run as their Python originals (`np.sort`, `math.exp`): their
+        # compiled code (an emitter, or a library kernel of its own) is not interpreted.
+        self.python_operations: set[str] = set()
 
     def call(self, fn: ir.Function, args: tuple[Any, ...]) -> Any:
         if len(args) != len(fn.args):
@@ -463,6 +467,9 @@ def _call(frame: Frame, instr: ir.Call) -> Any:
     target = func.value
     if not callable(target):
         raise CannotInterpret(f"cannot interpret {_show(frame.fn, instr)}")
+    if getattr(target, "__module__", None) != markers.__name__:
+        name = impl.name if isinstance(impl, Resolved) and impl.name else repr(target)
+        frame.interp.python_operations.add(name)
     args = frame.operands(instr, instr.args)
     kwargs = {k: _keyword(frame, v) for k, v in instr.kwargs.items()}
     return target(*args, **kwargs)

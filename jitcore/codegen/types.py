@@ -42,7 +42,7 @@ def llvm_type(t: T.Type) -> ll.Type:
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])
-    if isinstance(t, T.Pointer | T.Str | T.Dict | T.Set):
+    if isinstance(t, T.Pointer | T.Str | T.Dict | T.Set | T.Generator):
         return PTR  # strings, dicts and sets: their runtime block (see `codegen.containers`)
     if isinstance(t, T.View):
         return ll.LiteralStructType([PTR, I64])  # the container, its length when made

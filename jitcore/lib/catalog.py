@@ -28,6 +28,7 @@ from jitcore.lib import (
     matmul,
     nplinalg,
     nprandom,
+    nprandomgen,
     npsort,
     npstats,
     npufuncs,
@@ -58,6 +59,7 @@ RULE_MODULES = (
     nplinalg,
     lapack,
     nprandom,
+    nprandomgen,
     shapes,
     joining,
     creation,
@@ -121,7 +123,9 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "NumPy's legacy functions, drawing from compiled code's own generator (one MT19937 "
         "state per thread; seed it with `np.random.seed(s)` in compiled code or "
         "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
-        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`.",
+        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`. "
+        "The `Generator.*` methods are those of a `np.random.Generator` passed in as an "
+        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`).",
     ),
     (
         "NumPy: shapes and views",
@@ -160,6 +164,8 @@ def section_of(entry: Entry) -> str:
     if entry.kind == "attribute":
         return "Array and number attributes"
     if entry.kind == "method":
+        if entry.name.startswith("Generator."):  # a np.random.Generator passed in
+            return "NumPy: random numbers"
         return "Array methods"
     prefix = entry.name.partition(".")[0] if "." in entry.name else ""
     if prefix in ("math", "cmath"):

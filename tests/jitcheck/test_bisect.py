@@ -70,6 +70,8 @@ def test_no_pass_is_blamed_when_every_stage_computes_the_python_result(
     culprit = find_guilty_pass(root, (2.0,), lambda outcome: outcome.value == math.sqrt(2.0))
     assert culprit is not None and culprit.name is None and culprit.method == INTERPRETER
     assert "lowering, code generation or LLVM" in str(culprit)
+    # the interpreter ran math.sqrt as Python: the message says its compiled code may be it
+    assert culprit.operations == ("math.sqrt",) and "(`math.sqrt`: the" in str(culprit)
 
 
 def test_an_example_that_does_not_reproduce_blames_nothing() -> None:
