@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import jitcore.lib.catalog  # noqa: F401 - every rule registered first, in the README's order
 from jitcore.lib import blas, matmul
 from jitcore.runtime import externs
 from tests.jitcore.lib.arrays_strategy import laid_out

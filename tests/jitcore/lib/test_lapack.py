@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import jitcore.lib.catalog  # noqa: F401 - every rule registered first, in the README's order
 from jitcore import TypingError, UnsupportedError, jit
 from jitcore.lib import blas, lapack
 from jitcore.runtime import externs
