@@ -150,18 +150,20 @@ def fill_lemire(g, flat, low, rng, bits):  # noqa: ANN001, ANN201
     `random_bounded_uint{bits}_fill` draws them with Lemire's method (`rng` uint64)."""
     n = flat.shape[0]
     off = np.uint64(np.int64(low))
-    if bits == 64:
+    if bits >= 32 and np.uint64(0) < rng < np.uint64(U32_MAX):  # the hot loop, spelled out
+        excl = rng + np.uint64(1)
+        threshold = (np.uint64(U32_MAX) - rng) % excl
+        for i in range(n):
+            m = np.uint64(bitgen_u32(g)) * excl
+            left = m & np.uint64(U32_MAX)
+            while left < threshold:  # (left < excl, NumPy's shortcut, only skips this test)
+                m = np.uint64(bitgen_u32(g)) * excl
+                left = m & np.uint64(U32_MAX)
+            flat[i] = off + (m >> np.uint64(32))
+        return
+    if bits >= 32:
         for i in range(n):
             flat[i] = off + bounded64(g, rng)
-        return
-    if bits == 32:
-        for i in range(n):
-            if rng == np.uint64(0):
-                flat[i] = off
-            elif rng == np.uint64(U32_MAX):
-                flat[i] = off + np.uint64(bitgen_u32(g))
-            else:
-                flat[i] = off + lemire32(g, rng)
         return
     # 16-, 8- and 1-bit values come out of one buffered 32-bit draw
     per = 1 if bits == 16 else (3 if bits == 8 else 31)
