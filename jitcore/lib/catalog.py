@@ -22,8 +22,10 @@ from jitcore.lib import (
     containers,
     creation,
     joining,
+    lapack,
     lists,
     mathlib,
+    matmul,
     nplinalg,
     nprandom,
     nprandomgen,
@@ -49,11 +51,13 @@ RULE_MODULES = (
     operators,
     pyextras,
     reductions,
+    matmul,
     ufuncs,
     npsort,
     npstats,
     npufuncs,
     nplinalg,
+    lapack,
     nprandom,
     nprandomgen,
     shapes,
@@ -111,7 +115,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: linear algebra",
-        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
+        "Products go through SciPy's BLAS and the decompositions through its LAPACK (the "
+        "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
     ),
     (
         "NumPy: random numbers",
@@ -146,6 +151,8 @@ _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
+    "matmul": "NumPy: linear algebra",
+    "lapack": "NumPy: linear algebra",
     "nprandom": "NumPy: random numbers",
 }
 

@@ -172,6 +172,16 @@ SKIP.update(
         for m in (*_LIST_METHODS, "remove", "reverse", "sort")
     }
 )
+_LAPACK = (
+    "inv det slogdet solve cholesky eigh eigvalsh eig eigvals svd qr lstsq pinv matrix_rank"
+).split()
+SKIP.update(
+    {
+        f"np.linalg.{f}": "takes 2-D (mostly square, Hermitian or definite) matrices, the "
+        "drawn arrays are 1-D: tests/jitcore/lib/test_lapack.py draws matrices"
+        for f in _LAPACK
+    }
+)
 
 KNOWN_BUGS: dict[str, str] = {
     "np.where(float, float, float)": "returns a scalar where NumPy returns a 0-d array",
