@@ -569,7 +569,8 @@ def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
     `registry.library_kernel`)."""
     kernel = _LIBRARY_KERNELS.get(func)
     if kernel is None:
-        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False)
+        parallel = registry.is_parallel_library_kernel(func)
+        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False, parallel=parallel)
         kernel = _LIBRARY_KERNELS.setdefault(func, Dispatcher(func, options))
     return kernel
 

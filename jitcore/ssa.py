@@ -436,9 +436,8 @@ class _Builder:
         it = node.iter
         if (
             isinstance(it, ast.Call)
-            and isinstance(it.func, ast.Name)
-            and it.func.id not in self.locals
-            and self.parsed.env.lookup(it.func.id) in _RANGES
+            and isinstance(it.func, ast.Name | ast.Attribute)
+            and any(self._global(it.func) is r for r in _RANGES)
         ):
             self._for_range(node, it)
             return

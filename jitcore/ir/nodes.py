@@ -708,6 +708,11 @@ class Function:
     # For `try` (`jitcore.ssa_try`): each block built by `ssa` -> the `ExcPending` marker of
     # the protected part it belongs to (None outside every `try`). Empty without `try`.
     exc_regions: dict[Block, Instr | None] = field(default_factory=dict, repr=False)
+    # Under `parallel=True` (set by the pipeline before `lower`): the symbol the function is
+    # compiled under, which names the chunk functions `lower` outlines from its loops
+    # (`jitcore.lib.outlining`); those, in low IR, are `outlined`. None / empty otherwise.
+    parallel_symbol: str | None = field(default=None, repr=False)
+    outlined: list[Function] = field(default_factory=list, repr=False)
 
     @property
     def entry(self) -> Block:

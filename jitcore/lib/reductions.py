@@ -16,6 +16,7 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib import npkernels
 from jitcore.lib.loops import elementwise
+from jitcore.lib.npparallel import PARALLEL_KERNELS
 from jitcore.lib.nprows import (
     axes_arg,
     const_flag,
@@ -25,6 +26,7 @@ from jitcore.lib.nprows import (
     take_args,
     unrows_reduced,
 )
+from jitcore.lib.outlining import parallel_symbol
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -127,7 +129,10 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         out = resolved.ret
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            return resolved.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
+            chosen = resolved
+            if parallel_symbol(b) is not None and kern in PARALLEL_KERNELS:
+                chosen = call_kernel(PARALLEL_KERNELS[kern], [T.Array(acc, 1, "C")])
+            return chosen.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
 
         return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
