@@ -21,6 +21,7 @@ from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
     F64,
+    I1,
     I8,
     I32,
     I64,
@@ -233,6 +234,8 @@ def _check_error(
 def _unbox(
     b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block, wrap: bool = False
 ) -> ll.Value:
+    if isinstance(t, T.Optional):
+        return _unbox_optional(b, api, obj, t, fail, wrap)
     if isinstance(t, T.Scalar):
         if t.is_bool:
             truth = b.call(api.PyObject_IsTrue, [obj])
@@ -353,4 +356,44 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
         none = declare_global(b.module, "_Py_NoneStruct", I8)
         b.call(api.Py_IncRef, [none])
         return none
+    if isinstance(t, T.Optional):
+        return _box_optional(b, api, v, t, python)
     raise InternalCompilerError(f"cannot return values of type {t} to Python")
+
+
+def _unbox_optional(
+    b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Optional, fail: ll.Block, wrap: bool
+) -> ll.Value:
+    """An optional argument (a jitted function called from compiled code with a value that
+    may be None has an entry point for Python too): None, or the unboxed value."""
+    none = declare_global(b.module, "_Py_NoneStruct", I8)
+    lt = llvm_type(t)
+    with b.if_else(b.icmp_unsigned("==", obj, none)) as (absent, present):
+        with absent:
+            absent_end = b.block
+        with present:
+            inner = _unbox(b, api, obj, t.inner, fail, wrap)
+            value = b.insert_value(ll.Constant(lt, None), ll.Constant(I1, 1), 0)
+            value = b.insert_value(value, inner, 1)
+            present_end = b.block
+    out = b.phi(lt)
+    out.add_incoming(ll.Constant(lt, None), absent_end)
+    out.add_incoming(value, present_end)
+    return out
+
+
+def _box_optional(
+    b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Optional, python: object
+) -> ll.Value:
+    """None, or the boxed value, by the optional's flag."""
+    with b.if_else(b.extract_value(v, 0)) as (present, absent):
+        with present:
+            boxed = _box(b, api, b.extract_value(v, 1), t.inner, python)
+            boxed_end = b.block
+        with absent:
+            none = _box(b, api, v, T.NONE)
+            none_end = b.block
+    out = b.phi(PTR)
+    out.add_incoming(boxed, boxed_end)
+    out.add_incoming(none, none_end)
+    return out

@@ -122,7 +122,7 @@ class KernelGen:
 
     def const(self, value: object, t: T.Type) -> ll.Constant:
         lt = llvm_type(t)
-        if value is MISSING:
+        if value is MISSING or isinstance(t, T.Optional):  # an optional constant is None
             return ll.Constant(lt, None)
         if isinstance(t, T.Scalar):
             if t.is_complex:

@@ -38,6 +38,8 @@ def llvm_type(t: T.Type) -> ll.Type:
         return ll.LiteralStructType([part, part])
     if isinstance(t, T.Tuple | T.Slice):
         return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.Optional):  # {present, value}: all zeros when None (`lib.optional`)
+        return ll.LiteralStructType([I1, llvm_type(t.inner)])
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])
