@@ -108,7 +108,7 @@ class _Inference:
         assert t is not None
         if isinstance(t, T.Optional):  # used as its value: `rewrite` inserts the check
             return Operand(t.inner, weak=self.is_weak(v))
-        if isinstance(v, ir.Const):
+        if isinstance(v, ir.Const) and not isinstance(t, T.Array):  # frozen arrays are data
             return Operand(t, v.value, self.is_weak(v))
         return Operand(t, weak=self.is_weak(v))
 
@@ -347,6 +347,12 @@ class _Inference:
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
+                if isinstance(obj, ir.Const) and isinstance(self.type_of(obj), T.Array):
+                    raise TypingError(
+                        "a module-level array is a read-only constant of compiled code",
+                        loc=instr.loc,
+                        hint="pass the array as an argument to write into it",
+                    )
                 return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
             case ir.GetAttr(obj=obj, attr=attr):
                 recv = op(obj)

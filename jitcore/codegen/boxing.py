@@ -17,6 +17,7 @@ from llvmlite import ir as ll
 
 from jitcore.codegen import pyobjects
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
+from jitcore.codegen.rtstrings import IMMORTAL
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
@@ -203,7 +204,7 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
             dims,
             strides,
             b.extract_value(v, 1),
-            I32(NPY_ARRAY_WRITEABLE),
+            _writeable_flag(b, b.extract_value(v, 0)),
             NULL,
         ],
     )
@@ -213,6 +214,22 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
     set_base = ll.FunctionType(I32, [PTR, PTR])
     b.call(entry(_NPY_SET_BASE, set_base), [array, capsule])
     return array
+
+
+def _writeable_flag(b: ll.IRBuilder, block: ll.Value) -> ll.Value:
+    """NumPy's WRITEABLE flag, except for the data of an immortal block (a frozen module-level
+    array, `codegen.frozen`): a view of it is read-only."""
+    module = b.module
+    probe = module.globals.get("jitcore.block.none")  # read in place of a null block
+    if probe is None:
+        probe = ll.GlobalVariable(module, nrt.BLOCK, name="jitcore.block.none")
+        probe.linkage = "private"
+        probe.global_constant = True
+        probe.initializer = ll.Constant(nrt.BLOCK, None)
+    readable = b.select(b.icmp_unsigned("==", block, NULL), probe, block)
+    count = b.load(b.gep(readable, [I32(0), I32(0)], source_etype=nrt.BLOCK), typ=I64)
+    immortal = b.icmp_signed(">=", count, I64(IMMORTAL))
+    return b.select(immortal, I32(0), I32(NPY_ARRAY_WRITEABLE))
 
 
 def _check_error(

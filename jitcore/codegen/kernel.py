@@ -17,6 +17,7 @@ from typing import Any, cast
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings
+from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
@@ -144,6 +145,8 @@ class KernelGen:
             return NULL
         if isinstance(t, T.Str) and isinstance(value, str):
             return rtstrings.constant(self.module, value)
+        if isinstance(t, T.Array):
+            return frozen_array_constant(self.module, value, t)  # type: ignore[arg-type]
         return ll.Constant(lt, 0)
 
     def alloca(self, t: ll.Type) -> ll.Value:

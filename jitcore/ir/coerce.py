@@ -16,6 +16,7 @@ import numpy as np
 
 from jitcore.errors import TypingError
 from jitcore.ir import types as T
+from jitcore.ir.frozen import frozen_type
 
 _ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
@@ -40,6 +41,9 @@ def const_type(value: object) -> T.Type:
         return T.STR
     if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
         return T.from_dtype(value.dtype)
+    frozen = frozen_type(value)  # a module-level array: a read-only constant (`ir.frozen`)
+    if frozen is not None:
+        return frozen
     return T.Opaque(value)
 
 
