@@ -17,6 +17,7 @@ from typing import Any, cast
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings
+from jitcore.codegen.excformat import emit_exc_formatted
 from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
@@ -331,7 +332,7 @@ class KernelGen:
             )
             desc.global_constant = True
             desc.linkage = "private"
-            desc.initializer = ll.Constant(EXC_DESCRIPTOR, [slot, text])
+            desc.initializer = ll.Constant(EXC_DESCRIPTOR, [slot, text, NULL])
             self.exc_descriptors[key] = desc
         return self.exc_descriptors[key]
 
@@ -525,6 +526,7 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.MakeTuple: _make_tuple,
     ir.NativeCall: KernelGen.native_call,
     ir.ExcRaised: _exc_raised,
+    ir.ExcFormatted: emit_exc_formatted,
     ir.CallStatus: _call_status,
     ir.ExcMatch: _exc_match,
     ir.Intrinsic: _intrinsic,

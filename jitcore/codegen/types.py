@@ -22,7 +22,8 @@ F32, F64 = ll.FloatType(), ll.DoubleType()
 VOID = ll.VoidType()
 NULL = ll.Constant(PTR, None)
 # What a kernel returns when it raised: a pointer to `{ptr exception-class slot, ptr message}`.
-EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR])
+# class slot, message, ring tag (null: a static descriptor; else `runtime.excring`'s slot)
+EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR, PTR])
 
 
 def llvm_type(t: T.Type) -> ll.Type:

@@ -21,6 +21,7 @@ from jitcore.lib import (
     builtins,
     containers,
     creation,
+    excformat,
     joining,
     lists,
     mathlib,
@@ -55,6 +56,7 @@ RULE_MODULES = (
     shapes,
     joining,
     creation,
+    excformat,
 )
 
 BEGIN = "<!-- supported:begin -->"

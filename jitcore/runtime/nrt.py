@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
+from jitcore.runtime import excring
+
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 PTR = ll.PointerType()
 BLOCK = ll.LiteralStructType([I64, I64, PTR, PTR])
@@ -40,6 +42,8 @@ EXPORTS = (
     LIVE_BLOCKS,
     NUMPY_API,
     PYTHON_MODE,
+    excring.RING,  # formatted exceptions (`excring`)
+    excring.RING_NEXT,
 )
 
 HEADER_BYTES = 32 + 64  # the block header, and room to align the data to 64 bytes
@@ -72,6 +76,7 @@ def runtime_module() -> ll.Module:
     _emit_wrap(module, malloc, incref_py)
     release = _emit_release(module, free, decref_py)
     _emit_capsule_destructor(module, get_pointer, release)
+    excring.emit_ring(module)
     return module
 
 
