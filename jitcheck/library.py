@@ -91,6 +91,10 @@ SKIP: dict[str, str] = {
     "sum": "of a list here (tests/jitcore/e2e/test_lists.py); of arrays, np.sum is checked",
     "np.iinfo": "takes a dtype, not a drawn value (tests/jitcore/e2e/test_small_things.py)",
     "np.finfo": "takes a dtype, not a drawn value (tests/jitcore/e2e/test_small_things.py)",
+    "np.random.rand": "takes the shape as ints: a drawn one asks Python for any amount of "
+    "memory (tests/jitcore/lib/test_nprandom.py draws sizes)",
+    "np.random.randn": "takes the shape, as np.random.rand",
+    "np.random.permutation": "of an int, np.arange of a drawn int, as np.arange",
 }
 
 _COMPLEX_SPECIAL = "special values of complex maths differ from CPython's cmath tables"
@@ -231,7 +235,7 @@ def wrapper(case: LibraryCase) -> Callable[..., Any]:
     else:
         body = f"__op__({', '.join(params)})"
     name = _identifier(case.id)
-    source = f"def {name}({', '.join(params)}):\n    return {body}\n"
+    source = f"def {name}({', '.join(params)}):\n{seeding(case.name)}    return {body}\n"
     filename = f"<jitcheck-library {case.id}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace: dict[str, Any] = {"__op__": case.obj, "np": np, "math": math, "cmath": cmath}
@@ -244,6 +248,18 @@ def wrapper(case: LibraryCase) -> Callable[..., Any]:
     assert isinstance(tree, ast.FunctionDef)
     func.__jitcore_tree__ = MadeTree(tree, filename, source)  # type: ignore[attr-defined]
     return func
+
+
+RANDOM_SEED = 12345
+
+
+def seeding(name: str) -> str:
+    """The line a wrapper of a random-number operation starts with: it seeds the generator,
+    NumPy's in Python and compiled code's own when compiled, so that both draw the same
+    stream and are compared exactly (jitcore matches NumPy's legacy `RandomState`)."""
+    if name.startswith("np.random.") and name != "np.random.seed":
+        return f"    np.random.seed({RANDOM_SEED})\n"
+    return ""
 
 
 def _identifier(text: str) -> str:

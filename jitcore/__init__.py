@@ -6,6 +6,7 @@ from jitcore import jit
 def f(x: float, n: int) -> float: ...
 """
 
+from jitcore import random
 from jitcore.annotations import Array, ArraySpec
 from jitcore.api import jit
 from jitcore.errors import (
@@ -46,6 +47,7 @@ __all__ = [
     "jit",
     "prange",
     "python_only",
+    "random",
     "run",
     "set_num_threads",
     "supported",

@@ -53,6 +53,9 @@ class CompileRecord:
     stages: dict[str, float] = field(default_factory=dict)
     passes: dict[str, float] = field(default_factory=dict)
     texts: dict[str, str] = field(default_factory=dict)
+    # With `keep_text`: copies of the typed IR after `typeinfer` and after each pass
+    # (`optimize:<pass>`), which `jitcore.interpret` runs.
+    snapshots: dict[str, ir.Function] = field(default_factory=dict)
     cache_hit: bool = False
     llvm_module: object = None  # the optimized ModuleRef, until it becomes object code
     object_code: bytes = b""
@@ -136,6 +139,8 @@ def run_pipeline(
         return None
     record.return_type = fn.return_type
     record.python_result = fn.python_result
+    if keep_text:
+        record.snapshots["typeinfer"] = clone_function(fn)
     with record.stage("optimize"):
         passes = optimize.run_passes(
             fn,
@@ -143,11 +148,14 @@ def run_pipeline(
             enabled=() if options.boundscheck else ("noboundscheck",),
             debug=debug,
             keep_text=keep_text,
+            keep_ir=keep_text,
         )
         for p in passes:
             record.passes[p.name] = p.seconds
             if keep_text and p.ir_text is not None:
                 record.texts[f"optimize:{p.name}"] = p.ir_text
+            if p.ir_copy is not None:
+                record.snapshots[f"optimize:{p.name}"] = p.ir_copy
     if keep_text:
         record.texts["optimize"] = print_ir(fn)
     if inline.inlinable_ir(fn) and options.prange_body is None:  # a prange body: its launcher

@@ -32,6 +32,7 @@ from jitcore.errors import UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.options import JitOptions
+from jitcore.runtime import nrt
 
 __all__ = ["ArgCheck", "GeneratedModule", "TableRef", "generate_dispatcher", "generate_module"]
 
@@ -62,7 +63,13 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         kernel.linkage = "internal"
         kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
     emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
-    callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c) and c not in outlined)
+    # runtime helpers, the runtime's own exports and the outlined loops are not jitted
+    # callees (nor cache keys)
+    callees = sorted(
+        c
+        for c in gen.callees
+        if not rtdicts.is_helper(c) and c not in nrt.EXPORTS and c not in outlined
+    )
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
 
 

@@ -15,7 +15,7 @@ def clone_function(fn: ir.Function) -> ir.Function:
     values: dict[ir.Value, ir.Value] = {a: dataclasses.replace(a) for a in fn.args}
     for block in fn.blocks:
         for instr in block.instrs:
-            values[instr] = dataclasses.replace(instr)
+            values[instr] = _copy_instr(instr)
     for block in fn.blocks:
         new_block = blocks[block]
         for instr in block.instrs:
@@ -43,6 +43,17 @@ def clone_function(fn: ir.Function) -> ir.Function:
         if b in blocks
     }
     return out
+
+
+def _copy_instr(instr: ir.Instr) -> ir.Instr:
+    """A shallow copy whose operand lists and dicts are its own: a pass that edits a list in
+    place (`call.args[0] = ...`) must not change the copy."""
+    copy = dataclasses.replace(instr)
+    for name in instr._operand_fields():
+        current = getattr(copy, name)
+        if isinstance(current, list | dict):
+            setattr(copy, name, type(current)(current))
+    return copy
 
 
 def clone_terminator(term: ir.Terminator, blocks: dict, values: dict) -> ir.Terminator:

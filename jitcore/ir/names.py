@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import builtins
 import importlib
+import sys
 import types
 from collections.abc import Mapping
 
@@ -46,9 +47,22 @@ def object_name(obj: object) -> str | None:
     module = getattr(obj, "__module__", None)
     if not isinstance(qualname, str):
         return None
+    random_name = _numpy_random_function(obj, module, qualname)
+    if random_name is not None:
+        return random_name
     if module in (None, "builtins"):
         return qualname if getattr(builtins, qualname, None) is obj else None
     return f"{_alias(module)}.{qualname}"
+
+
+def _numpy_random_function(obj: object, module: object, qualname: str) -> str | None:
+    """`np.random.random` and friends are methods bound to NumPy's global `RandomState`:
+    named by the module attribute that holds them, which `find_object` reads back."""
+    if module != "numpy.random" or not qualname.startswith("RandomState."):
+        return None
+    name = qualname.removeprefix("RandomState.")
+    random = sys.modules.get("numpy.random")
+    return f"{_NUMPY_ALIAS}.random.{name}" if getattr(random, name, None) is obj else None
 
 
 def find_object(name: str, env: Mapping[str, object] | None = None) -> object:

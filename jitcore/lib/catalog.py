@@ -26,6 +26,7 @@ from jitcore.lib import (
     lists,
     mathlib,
     nplinalg,
+    nprandom,
     npsort,
     npstats,
     npufuncs,
@@ -53,6 +54,7 @@ RULE_MODULES = (
     npstats,
     npufuncs,
     nplinalg,
+    nprandom,
     shapes,
     joining,
     creation,
@@ -112,6 +114,13 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
     ),
     (
+        "NumPy: random numbers",
+        "NumPy's legacy functions, drawing from compiled code's own generator (one MT19937 "
+        "state per thread; seed it with `np.random.seed(s)` in compiled code or "
+        "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
+        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`.",
+    ),
+    (
         "NumPy: shapes and views",
         "Views share the array's memory, as in NumPy; axes are compile-time constants.",
     ),
@@ -135,6 +144,7 @@ _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
+    "nprandom": "NumPy: random numbers",
 }
 
 

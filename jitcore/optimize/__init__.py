@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from jitcore.ir import nodes as ir
+from jitcore.ir.clone import clone_function
 from jitcore.ir.printer import print_ir
 from jitcore.ir.verify import verify
 from jitcore.optimize.bce import eliminate_bounds_checks
@@ -85,6 +86,9 @@ class PassRecord:
     seconds: float
     changed: bool
     ir_text: str | None
+    # A copy of the IR after the pass (`keep_ir`): what `jitcore.interpret` runs to tell
+    # which pass changed a result.
+    ir_copy: ir.Function | None = None
 
 
 def run_passes(
@@ -95,6 +99,7 @@ def run_passes(
     debug: bool = False,
     stop_after: int | None = None,
     keep_text: bool = False,
+    keep_ir: bool = False,
 ) -> list[PassRecord]:
     """Run the pipeline on `fn` in place (the `optimize` stage) and return what each pass did.
     Every pass runs but those `disabled`; an optional pass runs only when `enabled`."""
@@ -114,5 +119,7 @@ def run_passes(
         seconds = time.perf_counter() - start
         if debug:
             verify(fn, typed=True, stage=f"optimize:{p.name}")
-        records.append(PassRecord(p.name, seconds, changed, print_ir(fn) if keep_text else None))
+        text = print_ir(fn) if keep_text else None
+        copy = clone_function(fn) if keep_ir else None
+        records.append(PassRecord(p.name, seconds, changed, text, copy))
     return records

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.runtime import excring
+from jitcore.runtime import excring, rngstate
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 PTR = ll.PointerType()
@@ -44,6 +44,7 @@ EXPORTS = (
     PYTHON_MODE,
     excring.RING,  # formatted exceptions (`excring`)
     excring.RING_NEXT,
+    *rngstate.EXPORTS,
 )
 
 HEADER_BYTES = 32 + 64  # the block header, and room to align the data to 64 bytes
@@ -77,6 +78,7 @@ def runtime_module() -> ll.Module:
     release = _emit_release(module, free, decref_py)
     _emit_capsule_destructor(module, get_pointer, release)
     excring.emit_ring(module)
+    rngstate.emit(module)  # compiled code's random-number state, one per thread
     return module
 
 
