@@ -20,8 +20,8 @@ from collections.abc import Callable
 from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
-from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lib import optional
+from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.guards import BoundsGuards
 from jitcore.refcount import insert_refcounts

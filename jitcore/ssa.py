@@ -606,9 +606,7 @@ class _Builder:
         desc = self.emit(ir.Call(ir.Const(formatted_exception), [*consts, *values]), message)
         self._terminate(ir.RaiseValue(desc, loc=loc))
 
-    def _exception(
-        self, exc_node: ast.expr | None, node: ast.AST
-    ) -> tuple[type, str | ast.expr]:
+    def _exception(self, exc_node: ast.expr | None, node: ast.AST) -> tuple[type, str | ast.expr]:
         hint = 'raise a built-in exception with a constant message: raise ValueError("...")'
         if exc_node is None:
             raise self.unsupported(node, "a bare `raise` is not supported", hint)
@@ -645,7 +643,7 @@ class _Builder:
         message: str | ast.expr = ""
         if node.msg is not None:
             is_text = isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)
-            message = node.msg.value if is_text else node.msg  # type: ignore[union-attr]
+            message = str(cast(ast.Constant, node.msg).value) if is_text else node.msg
         self._raise(AssertionError, message, node)
         self.seal(ok)
         self._start(ok)

@@ -54,7 +54,7 @@ def _fstring(b: _Builder, node: ast.JoinedStr) -> tuple[str, int, list[ast.expr]
                 raise b.unsupported(
                     fields,
                     "a format spec computed from values (`{x:{width}}`) is not supported",
-                    "write the width or precision as a constant: f\"{x:8.3f}\"",
+                    'write the width or precision as a constant: f"{x:8.3f}"',
                 )
             spec = ":" + "".join(str(v.value) for v in fields.values)  # type: ignore[attr-defined]
         parts.append("{" + conversion + spec + "}")

@@ -212,8 +212,8 @@ class _Inference:
                 strong = (
                     weak_join(strong, t) if not strong.is_bool else cast(T.Type, unify(strong, t))
                 )
-            elif _optional_scalar(strong) and isinstance(t, T.Scalar):
-                strong = T.Optional(_weak_join_scalar(strong.inner, t))  # type: ignore[union-attr]
+            elif isinstance(strong, T.Optional) and _optional_scalar(strong) and is_scalar(t):
+                strong = T.Optional(_weak_join_scalar(strong.inner, cast(T.Scalar, t)))
             else:
                 joined = join_optional(strong, t)
                 if joined is None:
@@ -623,6 +623,10 @@ def _keeps_optional(instr: ir.Instr) -> bool:
 
 def _inner(t: T.Type) -> T.Type:
     return t.inner if isinstance(t, T.Optional) else t
+
+
+def is_scalar(t: T.Type | None) -> bool:
+    return isinstance(t, T.Scalar)
 
 
 def _optional_scalar(t: T.Type | None) -> bool:

@@ -156,7 +156,9 @@ def _raise_formatted(b: ll.IRBuilder, api: _CAPI, exc: ll.Value, status: ll.Valu
         data = bytearray(value.encode() + b"\0")
         gv = module.globals.get(f"jitcore.text.{value}")
         if gv is None:
-            gv = ll.GlobalVariable(module, ll.ArrayType(I8, len(data)), name=f"jitcore.text.{value}")
+            gv = ll.GlobalVariable(
+                module, ll.ArrayType(I8, len(data)), name=f"jitcore.text.{value}"
+            )
             gv.global_constant = True
             gv.linkage = "private"
             gv.initializer = ll.Constant(gv.value_type, data)

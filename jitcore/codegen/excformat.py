@@ -41,7 +41,12 @@ def emit_exc_formatted(g: KernelGen, i: ir.ExcFormatted) -> ll.Value:
     b.store(_c_string(module, i.codes), field(R.CODES))
     used: ll.Value = I64(0)
     for k, value in enumerate(i.values):
-        cell = b.gep(field(R.VALUES), [I32(0), I32(k)], inbounds=True, source_etype=R.SLOT.elements[R.VALUES])
+        cell = b.gep(
+            field(R.VALUES),
+            [I32(0), I32(k)],
+            inbounds=True,
+            source_etype=R.SLOT.elements[R.VALUES],
+        )
         t = cast(T.Type, value.type)
         if isinstance(t, T.Str):
             used = _copy_text(b, field(R.TEXT), cell, g.value(value), used)
@@ -55,13 +60,20 @@ def emit_exc_formatted(g: KernelGen, i: ir.ExcFormatted) -> ll.Value:
     return slot
 
 
-def _copy_text(b: ll.IRBuilder, text: ll.Value, cell: ll.Value, s: ll.Value, used: ll.Value) -> ll.Value:
+def _copy_text(
+    b: ll.IRBuilder, text: ll.Value, cell: ll.Value, s: ll.Value, used: ll.Value
+) -> ll.Value:
     """Copy string `s`'s bytes after the `used` ones (as many as fit); the cell gets
     `(offset, length)` as two int32s. Returns the bytes used after it."""
     nbytes = rtstrings.load_field(b, s, 0)
     room = b.sub(I64(R.TEXT_BYTES), used)
     n = b.select(b.icmp_unsigned("<", nbytes, room), nbytes, room)
-    rtstrings.memcpy(b, b.gep(text, [I32(0), used], source_etype=R.SLOT.elements[R.TEXT]), rtstrings.chars(b, s), n)
+    rtstrings.memcpy(
+        b,
+        b.gep(text, [I32(0), used], source_etype=R.SLOT.elements[R.TEXT]),
+        rtstrings.chars(b, s),
+        n,
+    )
     b.store(b.or_(used, b.shl(n, I64(32))), cell)
     return b.add(used, n)
 

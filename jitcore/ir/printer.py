@@ -120,8 +120,7 @@ def format_literal(value: object) -> str:
     if isinstance(value, np.dtype):
         return f"@np.dtype({value.name!r})"
     if isinstance(value, np.ndarray) and frozen_type(value) is not None:
-        items, dtype, shape = frozen_literal(value)
-        args = ", ".join(format_literal(x) for x in (items, dtype, shape))
+        args = ", ".join(format_literal(x) for x in frozen_literal(value))
         return f"@jitcore.ir.frozen.frozen_array({args})"
     if isinstance(value, slice):
         parts = (value.start, value.stop, value.step)

@@ -6,6 +6,8 @@ into the runtime's ring for Python to format (`jitcore.runtime.excring`)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -17,7 +19,7 @@ from jitcore.runtime.excring import MAX_VALUES
 
 @register_function(formatted_exception)
 def _formatted_exception(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-    exc, template, style = (a.const for a in args[:3])
+    exc, template, style = cast(type, args[0].const), str(args[1].const), int(args[2].const)  # type: ignore[call-overload]
     values = args[3:]
     if len(values) > MAX_VALUES:
         raise TypingError(
@@ -29,7 +31,12 @@ def _formatted_exception(args: list[Operand], kwargs: dict[str, Operand]) -> Res
     def lower(b: LowBuilder, operands: list[ir.Value], kw: dict) -> ir.Value:
         return b.emit(
             ir.ExcFormatted(
-                exc, template, style, codes, list(operands[3:]), type=T.PTR  # type: ignore[arg-type]
+                exc,
+                template,
+                style,
+                codes,
+                list(operands[3:]),
+                type=T.PTR,
             )
         )
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
-from jitcore.ir.markers import MISSING
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+from jitcore.ir.markers import MISSING
 from jitcore.lib.registry import Operand, Resolved
 
 NONE_USED = "a value that is None here was used as a number or an array"

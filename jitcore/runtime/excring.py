@@ -33,7 +33,17 @@ TEXT_BYTES = 1024
 I8, I64, PTR = ll.IntType(8), ll.IntType(64), ll.PointerType()
 # class slot, message (the template), ring tag, seq, style, nargs, codes, values, text
 SLOT = ll.LiteralStructType(
-    [PTR, PTR, PTR, I64, I64, I64, PTR, ll.ArrayType(I64, MAX_VALUES), ll.ArrayType(I8, TEXT_BYTES)]
+    [
+        PTR,
+        PTR,
+        PTR,
+        I64,
+        I64,
+        I64,
+        PTR,
+        ll.ArrayType(I64, MAX_VALUES),
+        ll.ArrayType(I8, TEXT_BYTES),
+    ]
 )
 (CLASS, MESSAGE, TAG, SEQ, STYLE, NARGS, CODES, VALUES, TEXT) = range(9)
 _OFFSETS = {SEQ: 24, STYLE: 32, NARGS: 40, CODES: 48, VALUES: 56, TEXT: 56 + 8 * MAX_VALUES}
@@ -64,7 +74,9 @@ def message(address: int) -> object:
     text = ctypes.string_at(address + _OFFSETS[TEXT], TEXT_BYTES)
     if ctypes.c_int64.from_address(address + _OFFSETS[SEQ]).value != seq:
         return template  # reused while we read it
-    values = [_value(code, raw[8 * k : 8 * k + 8], text) for k, code in enumerate(codes.split(","))]
+    values = [
+        _value(code, raw[8 * k : 8 * k + 8], text) for k, code in enumerate(codes.split(","))
+    ]
     values = values[:nargs]
     if style == VALUE:
         return values[0]

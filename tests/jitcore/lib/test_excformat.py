@@ -48,9 +48,9 @@ def fstring(n, x, flag, name):  # noqa: ANN001, ANN201
 
 def percent(n, x, name):  # noqa: ANN001, ANN201
     if n < 0:
-        raise IndexError("index %d out of %s (%.2f, %r)" % (n, name, x, x))
+        raise IndexError("index %d out of %s (%.2f, %r)" % (n, name, x, x))  # noqa: UP031
     if n == 0:
-        raise IndexError("just %d" % n)
+        raise IndexError("just %d" % n)  # noqa: UP031
     return n
 
 
