@@ -9,15 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jitcore import TypingError, cache, jit, lower, optimize
+from jitcore import TypingError, cache, jit
 from jitcore.ir import types as T
-from jitcore.ir.parser import parse_ir
-from jitcore.ir.printer import print_ir
-from jitcore.ir.verify import verify
-from jitcore.parse import parse_function
-from jitcore.session import open_session
-from jitcore.ssa import build_ssa
-from jitcore.typeinfer import infer_types
+from tests.jitcore.ir.stages import assert_round_trips, stage_texts
 from tests.jitcore.support import assert_same
 
 TABLE = np.array([1.0, 2.5, -4.0, 8.0, np.nan, np.inf])
@@ -88,16 +82,6 @@ def test_the_cache_key_covers_the_contents() -> None:
 
 
 def test_frozen_arrays_print_and_parse_back() -> None:
-    with open_session():
-        fn = build_ssa(parse_function(lookup))
-        infer_types(fn, (T.I64, T.F64), lambda *a: None)  # type: ignore[arg-type]
-        texts = {"typeinfer": print_ir(fn)}
-        optimize.run_passes(fn, keep_text=False, debug=True)
-        texts["optimize"] = print_ir(fn)
-        lower.lower_function(fn)
-        texts["lower"] = print_ir(fn)
+    texts = stage_texts(lookup, (T.I64, T.F64))
     assert "@jitcore.ir.frozen.frozen_array(" in texts["typeinfer"]
-    for stage, text in texts.items():
-        parsed = parse_ir(text)
-        assert print_ir(parsed) == text, stage
-        verify(parsed, typed=True, stage=f"parse of {stage}")
+    assert_round_trips(texts)

@@ -3,15 +3,8 @@ expands them into), and the verifier accepts what `lower` makes of them."""
 
 from __future__ import annotations
 
-from jitcore import lower, optimize
 from jitcore.ir import types as T
-from jitcore.ir.parser import parse_ir
-from jitcore.ir.printer import print_ir
-from jitcore.ir.verify import verify
-from jitcore.parse import parse_function
-from jitcore.session import open_session
-from jitcore.ssa import build_ssa
-from jitcore.typeinfer import infer_types
+from tests.jitcore.ir.stages import assert_round_trips, stage_texts
 
 
 def optional_everywhere(a, flag):  # noqa: ANN001, ANN201
@@ -31,27 +24,11 @@ def optional_everywhere(a, flag):  # noqa: ANN001, ANN201
 SIGNATURE = (T.Array(T.F64, 1, "C"), T.BOOL)
 
 
-def _no_callees(*args: object) -> object:
-    raise AssertionError("no jitted callees here")
-
-
 def test_every_stage_round_trips() -> None:
-    with open_session():
-        fn = build_ssa(parse_function(optional_everywhere))  # type: ignore[arg-type]
-        texts = {"ssa": print_ir(fn)}
-        infer_types(fn, SIGNATURE, _no_callees)  # type: ignore[arg-type]
-        texts["typeinfer"] = print_ir(fn)
-        optimize.run_passes(fn, keep_text=False, debug=True)
-        texts["optimize"] = print_ir(fn)
-        lower.lower_function(fn)
-        verify(fn, typed=True, stage="lower")
-        texts["lower"] = print_ir(fn)
+    texts = stage_texts(optional_everywhere, SIGNATURE)
     assert "optional(i64)" in texts["typeinfer"]
     assert "optional(array(f64, 1d, C))" in texts["typeinfer"]
-    for stage, text in texts.items():
-        parsed = parse_ir(text)
-        assert print_ir(parsed) == text, stage
-        verify(parsed, typed=stage != "ssa", stage=f"parse of {stage}")
+    assert_round_trips(texts)
 
 
 def test_optional_types_parse_back() -> None:

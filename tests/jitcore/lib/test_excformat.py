@@ -12,16 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jitcore import TypingError, UnsupportedError, jit, lower, optimize, prange
+from jitcore import TypingError, UnsupportedError, jit, prange
 from jitcore.ir import types as T
-from jitcore.ir.parser import parse_ir
-from jitcore.ir.printer import print_ir
-from jitcore.ir.verify import verify
-from jitcore.parse import parse_function
 from jitcore.runtime import excring
-from jitcore.session import open_session
-from jitcore.ssa import build_ssa
-from jitcore.typeinfer import infer_types
+from tests.jitcore.ir.stages import assert_round_trips, stage_texts
 from tests.jitcore.support import compiled
 
 
@@ -176,15 +170,6 @@ def test_what_cannot_be_formatted_is_a_compile_time_error() -> None:
 
 
 def test_formatted_raises_print_and_parse_back() -> None:
-    with open_session():
-        fn = build_ssa(parse_function(percent))
-        infer_types(fn, (T.I64, T.F64, T.STR), lambda *a: None)  # type: ignore[arg-type]
-        texts = {"typeinfer": print_ir(fn)}
-        optimize.run_passes(fn, keep_text=False, debug=True)
-        lower.lower_function(fn)
-        texts["lower"] = print_ir(fn)
+    texts = stage_texts(percent, (T.I64, T.F64, T.STR))
     assert "excformatted" in texts["lower"]
-    for stage, text in texts.items():
-        parsed = parse_ir(text)
-        assert print_ir(parsed) == text, stage
-        verify(parsed, typed=True, stage=f"parse of {stage}")
+    assert_round_trips(texts)

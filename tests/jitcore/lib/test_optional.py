@@ -10,19 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from benchmarks import readme_examples
 from jitcore import TypingError, jit, runtime
 from tests.jitcore.support import assert_same, assert_same_arrays, compiled
 
 floats = hnp.arrays(np.float64, st.integers(0, 12), elements=st.floats(-100, 100))
 
 
-def first_above(a, t):  # noqa: ANN001, ANN201
-    idx = None
-    for i in range(a.shape[0]):
-        if a[i] > t:
-            idx = i
-            break
-    return idx
+first_above = readme_examples.first_above.py_func  # the README's example
 
 
 def twice_first_above(a, t):  # noqa: ANN001, ANN201
