@@ -151,6 +151,12 @@ def _shift(b: LowBuilder, op: str, x: ir.Value, n: ir.Value) -> ir.Value:
     return b.select(too_far, fill, b.binop("shr", x, safe))
 
 
+def binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:
+    """One element of NumPy's binary ufunc `op` (`add`, `minimum`, ...), operands of one
+    dtype."""
+    return _binary_element(op)
+
+
 def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:
     def emit(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
         t = x.type
