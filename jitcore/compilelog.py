@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -46,6 +47,11 @@ def record(path: str, func: Any, signature: str, mode: str, outcome: str, messag
         os.close(fd)
 
 
+def _reason(message: str) -> str:
+    """The message without its `file:line:col: ` prefix, so equal reasons count together."""
+    return re.sub(r"^.*?:\d+:\d+: ", "", message)
+
+
 def summarize(path: Path) -> dict[str, Any]:
     """Per function (module + qualified name): compiled in every attempt, or rejected; the
     rejections counted by error class and by message."""
@@ -59,7 +65,8 @@ def summarize(path: Path) -> dict[str, Any]:
         next(e["outcome"] for e in v if e["outcome"] != "compiled") for v in rejected.values()
     )
     reasons = Counter(
-        next(e["message"] for e in v if e["outcome"] != "compiled") for v in rejected.values()
+        _reason(next(e["message"] for e in v if e["outcome"] != "compiled"))
+        for v in rejected.values()
     )
     return {
         "functions": len(functions),
