@@ -18,6 +18,7 @@ from llvmlite import ir as ll
 from jitcore.codegen import pyobjects
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
 from jitcore.codegen.rtstrings import IMMORTAL
+from jitcore.runtime import excring
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
@@ -127,7 +128,8 @@ def emit_python_entry(
     message = b.load(b.gep(status, [I32(0), I32(1)], source_etype=EXC_DESCRIPTOR), typ=PTR)
     ring = b.load(b.gep(status, [I32(0), I32(2)], source_etype=EXC_DESCRIPTOR), typ=PTR)
     with b.if_then(b.icmp_unsigned("!=", ring, NULL), likely=False):
-        _raise_formatted(b, api, b.load(exc_slot, typ=PTR), status)
+        raise_formatted = declare_function(module, excring.RAISE, VOID, [PTR, PTR])
+        b.call(raise_formatted, [b.load(exc_slot, typ=PTR), status])  # (the runtime's)
         b.ret(NULL)
     b.call(api.PyErr_SetString, [b.load(exc_slot, typ=PTR), message])
     b.ret(NULL)
@@ -136,46 +138,6 @@ def emit_python_entry(
     b.ret(_box(b, api, result, fn.return_type, fn.python_result))  # type: ignore[arg-type]
     b.position_at_end(fail)
     b.ret(NULL)
-
-
-def _raise_formatted(b: ll.IRBuilder, api: _CAPI, exc: ll.Value, status: ll.Value) -> None:
-    """Set `exc(message)` for a formatted exception: Python formats the message from the
-    descriptor (`jitcore.runtime.excring.message`); if that fails, its own error stands."""
-    module = b.module
-    name = "jitcore.runtime.excring"
-    capi = {
-        "PyImport_ImportModule": (PTR, [PTR]),
-        "PyObject_GetAttrString": (PTR, [PTR, PTR]),
-        "PyLong_FromVoidPtr": (PTR, [PTR]),
-        "PyObject_CallOneArg": (PTR, [PTR, PTR]),
-        "PyErr_SetObject": (VOID, [PTR, PTR]),
-    }
-    fns = {k: declare_function(module, k, r, a) for k, (r, a) in capi.items()}
-
-    def text(value: str) -> ll.Value:
-        data = bytearray(value.encode() + b"\0")
-        gv = module.globals.get(f"jitcore.text.{value}")
-        if gv is None:
-            gv = ll.GlobalVariable(
-                module, ll.ArrayType(I8, len(data)), name=f"jitcore.text.{value}"
-            )
-            gv.global_constant = True
-            gv.linkage = "private"
-            gv.initializer = ll.Constant(gv.value_type, data)
-        return gv
-
-    owner = b.call(fns["PyImport_ImportModule"], [text(name)])
-    with b.if_then(b.icmp_unsigned("!=", owner, NULL)):
-        hook = b.call(fns["PyObject_GetAttrString"], [owner, text("message")])
-        b.call(api.Py_DecRef, [owner])
-        with b.if_then(b.icmp_unsigned("!=", hook, NULL)):
-            address = b.call(fns["PyLong_FromVoidPtr"], [status])
-            msg = b.call(fns["PyObject_CallOneArg"], [hook, address])
-            b.call(api.Py_DecRef, [address])
-            b.call(api.Py_DecRef, [hook])
-            with b.if_then(b.icmp_unsigned("!=", msg, NULL)):
-                b.call(fns["PyErr_SetObject"], [exc, msg])
-                b.call(api.Py_DecRef, [msg])
 
 
 def _wrap_arrays(

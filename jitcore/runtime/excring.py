@@ -26,6 +26,7 @@ from llvmlite import ir as ll
 
 RING = "jitcore_rt_exc_ring"
 RING_NEXT = "jitcore_rt_exc_ring_next"
+RAISE = "jitcore_rt_raise_formatted"  # (exception class, descriptor): sets the Python error
 SLOTS = 256
 MAX_VALUES = 8
 TEXT_BYTES = 1024
@@ -53,12 +54,55 @@ FORMAT, PERCENT, VALUE = 1, 2, 3
 
 
 def emit_ring(module: ll.Module) -> None:
-    """The ring and its counter, in the runtime library (zero-initialized)."""
+    """The ring and its counter, in the runtime library (zero-initialized), and `RAISE`."""
     ring = ll.GlobalVariable(module, ll.ArrayType(SLOT, SLOTS), name=RING)
     ring.initializer = ll.Constant(ring.value_type, None)
     ring.align = 64
     nxt = ll.GlobalVariable(module, I64, name=RING_NEXT)
     nxt.initializer = ll.Constant(I64, 0)
+    _emit_raise(module)
+
+
+def _emit_raise(module: ll.Module) -> None:
+    """`raise_formatted(exc, desc)`, called by entry points under the GIL: set `exc(message)`
+    with the message `message(desc)` formats in Python; if that fails, its own error stands."""
+    fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR, PTR]), name=RAISE)
+    exc, desc = fn.args
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+
+    def capi(name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
+        return ll.Function(module, ll.FunctionType(ret, args), name=name)
+
+    void = ll.VoidType()
+    import_module = capi("PyImport_ImportModule", PTR, [PTR])
+    get_attr = capi("PyObject_GetAttrString", PTR, [PTR, PTR])
+    from_pointer = capi("PyLong_FromVoidPtr", PTR, [PTR])
+    call_one = capi("PyObject_CallOneArg", PTR, [PTR, PTR])
+    set_object = capi("PyErr_SetObject", void, [PTR, PTR])
+    decref = module.globals.get("Py_DecRef") or capi("Py_DecRef", void, [PTR])
+    null = ll.Constant(PTR, None)
+    owner = b.call(import_module, [_text(module, __name__)])
+    with b.if_then(b.icmp_unsigned("!=", owner, null)):
+        hook = b.call(get_attr, [owner, _text(module, "message")])
+        b.call(decref, [owner])
+        with b.if_then(b.icmp_unsigned("!=", hook, null)):
+            address = b.call(from_pointer, [desc])
+            text = b.call(call_one, [hook, address])
+            b.call(decref, [address])
+            b.call(decref, [hook])
+            with b.if_then(b.icmp_unsigned("!=", text, null)):
+                b.call(set_object, [exc, text])
+                b.call(decref, [text])
+    b.ret_void()
+
+
+def _text(module: ll.Module, value: str) -> ll.Value:
+    data = bytearray(value.encode() + b"\0")
+    gv = ll.GlobalVariable(module, ll.ArrayType(I8, len(data)), name=f"{RAISE}.{value}")
+    gv.global_constant = True
+    gv.linkage = "private"
+    gv.initializer = ll.Constant(gv.value_type, data)
+    return gv
 
 
 def message(address: int) -> object:

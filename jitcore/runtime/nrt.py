@@ -44,6 +44,7 @@ EXPORTS = (
     PYTHON_MODE,
     excring.RING,  # formatted exceptions (`excring`)
     excring.RING_NEXT,
+    excring.RAISE,
     *rngstate.EXPORTS,
 )
 
