@@ -18,7 +18,6 @@ from llvmlite import ir as ll
 from jitcore.codegen import pyobjects
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
 from jitcore.codegen.rtstrings import IMMORTAL
-from jitcore.runtime import excring
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
@@ -38,7 +37,7 @@ from jitcore.codegen.types import (
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.runtime import nrt
+from jitcore.runtime import excring, nrt
 
 
 class _CAPI:
