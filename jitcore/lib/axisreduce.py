@@ -85,9 +85,10 @@ def reduce_first_axis(
 
 def _element(op: str, dtype: T.Scalar) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:
     """`acc op x` for one element, `x` converted to the accumulator's dtype first."""
-    from jitcore.lib.ufuncs import binary_element  # ufuncs imports reductions, which use this
-
-    combine = binary_element(op)
     if op in {"or", "and"}:
         return lambda b, acc, x: b.binop(op, acc, scalar.truth(b, x))
-    return lambda b, acc, x: combine(b, acc, b.cast(x, dtype))
+    if op in {"minimum", "maximum"}:
+        return lambda b, acc, x: scalar.extreme(b, op, acc, b.cast(x, dtype))
+    if dtype.is_bool:  # a bool product (sums of bools count in int64)
+        return lambda b, acc, x: b.binop("and", acc, b.cast(x, dtype))
+    return lambda b, acc, x: b.binop(op, acc, b.cast(x, dtype))

@@ -342,7 +342,7 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
     if op in {"truth", "not"} and isinstance(t, T.List):
         return lists.resolve_truth(x, op == "not")
     if op in {"truth", "not"} and isinstance(t, T.Optional):
-        return optional.resolve_truth(op, t)
+        return optional.resolve_truth(op, t, resolve_unary)
     if op in {"truth", "not"}:
         return Resolved(
             (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")

@@ -15,6 +15,9 @@ uses check a flag that is always set (one predictable branch).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -77,10 +80,11 @@ def resolve_identity(op: str, a: T.Type, b: T.Type) -> Resolved:
     return Resolved((None, None), T.BOOL, lower)
 
 
-def resolve_truth(op: str, t: T.Optional) -> Resolved:
-    """`bool(x)`, `if x:` and `not x` of an optional: None is false, else the value's truth."""
-    from jitcore.lib.operators import resolve_unary
-
+def resolve_truth(
+    op: str, t: T.Optional, resolve_unary: Callable[[str, Operand, Any], Resolved]
+) -> Resolved:
+    """`bool(x)`, `if x:` and `not x` of an optional: None is false, else the value's truth
+    (`resolve_unary` is the operators' rule, which types the value's own truth)."""
     if isinstance(t.inner, T.Array):
         raise TypingError(
             "the truth of an array that may be None is ambiguous",

@@ -233,6 +233,14 @@ def cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
     return b.complex(out_re, out_im, T.C128)
 
 
+def extreme(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
+    """NumPy's `minimum` / `maximum` of two numbers of one type: a NaN on either side wins."""
+    pred = "lt" if op == "minimum" else "gt"
+    if cast(T.Scalar, x.type).is_float:
+        return b.select(b.or_(b.cmp(pred, x, y), b.isnan(x)), x, y)
+    return b.select(b.cmp(pred, x, y), x, y)
+
+
 def clog(b: LowBuilder, z: ir.Value) -> ir.Value:
     re, im = b.real(z), b.imag(z)
     r = b.intrinsic("hypot", [re, im], T.F64)
