@@ -6,14 +6,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: demo test lint bench thorough malloc-check mutation gate-noise clean
+.PHONY: demo test lint bench thorough fuzz malloc-check mutation gate-noise clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,distributed]"
+	$(BIN)/python -m pip install --quiet -e ".[test,distributed,linalg]"
 	touch $(STAMP)
 
 # The main job on the bundled kernels: Python vs compiled results and times, then jitcheck's
@@ -35,9 +35,17 @@ lint: $(STAMP)
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q -n 2 --jit-diff --jit-diff-library $(PYTEST_ARGS)
 
-# Long Hypothesis campaigns: many examples per property; not part of `make test`.
+# Long Hypothesis campaigns: many examples per property; not part of `make test`. The fuzzer's
+# test (tests/jitcheck/test_fuzz_campaign.py) runs 10 minutes here instead of 150 programs.
 thorough: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 --hypothesis-profile=thorough $(PYTEST_ARGS)
+
+# Random programs compiled and compared with Python (jitcheck/fuzz/); each finding is shrunk
+# and written as a regression test into reports/fuzz/. `make fuzz MINUTES=60 SEED=3`.
+MINUTES ?= 10
+SEED ?= 0
+fuzz: $(STAMP)
+	$(BIN)/python -m jitcheck fuzz --minutes $(MINUTES) --seed $(SEED) --out reports/fuzz
 
 # The array, tuple and memory tests under glibc's heap checks (MALLOC_CHECK_=3 aborts on a
 # double free or a write past a block; freed memory is filled with a pattern). About 2 minutes:
@@ -47,7 +55,7 @@ malloc-check: $(STAMP)
 		tests/jitcore/e2e/test_arrays.py tests/jitcore/test_runtime_memory.py \
 		tests/jitcore/e2e/test_memory_safety.py $(PYTEST_ARGS)
 
-# How well jitcheck catches bugs: 30 planted compiler bugs (benchmarks/mutants.py), each
+# How well jitcheck catches bugs: 31 planted compiler bugs (benchmarks/mutants.py), each
 # against `pytest --jit-diff --jit-diff-library` with the default settings (about an hour).
 mutation: $(STAMP)
 	$(BIN)/python -m benchmarks.mutation --jobs 2

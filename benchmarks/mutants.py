@@ -208,12 +208,33 @@ def _drop_bounds_checks(fn: ir.Function) -> bool:
 def _first_two_args_swapped(fn: ir.Function) -> bool:
     """Calls of jitted callees (before inlining binds them) get their first two arguments
     swapped when they have the same type: an inliner binding parameters in the wrong order."""
+    from jitcore.lib.registry import Resolved
+
     changed = False
     for _, i in _each(fn, ir.Call):
         if len(i.args) >= 2 and i.args[0].type == i.args[1].type and i.args[0] is not i.args[1]:
-            if "jit" in type(getattr(i.func, "value", None)).__name__.lower():
+            if isinstance(i.impl, Resolved) and i.impl.callee is not None:  # a jitted callee
                 i.args[0], i.args[1] = i.args[1], i.args[0]
                 changed = True
+    return changed
+
+
+def _fusion_operands_swapped(fn: ir.Function) -> bool:
+    """A fused elementwise loop takes its first two array operands of one type in the wrong
+    order (a fusion pass that splices the producer's operands in at the wrong position)."""
+    from jitcore.lib.loops import fused_elementwise
+
+    changed = False
+    for _, i in _each(fn, ir.Call):
+        if not (isinstance(i.func, ir.Const) and i.func.value is fused_elementwise):
+            continue
+        arrays = [k for k, v in enumerate(i.args) if isinstance(v.type, T.Array)]
+        pairs = [(a, b) for a in arrays for b in arrays if a < b]
+        for a, b in pairs:
+            if i.args[a].type == i.args[b].type and i.args[a] is not i.args[b]:
+                i.args[a], i.args[b] = i.args[b], i.args[a]
+                changed = True
+                break
     return changed
 
 
@@ -357,6 +378,8 @@ MUTANTS: tuple[Mutant, ...] = (
              _drop_bounds_checks),
     _ir_pass("call-arguments-swapped", "calls of jitted callees bind their first two "
              "arguments in the wrong order", _first_two_args_swapped),
+    _ir_pass("fusion-operands-swapped", "a fused elementwise loop takes two array operands "
+             "in the wrong order", _fusion_operands_swapped),
     _emitter("tanh-saturates-at-10", "tanh", "tanh(x) is +-1 for |x| >= 10", _tanh_saturates),
     _emitter("exp-overflows-at-float32-limit", "exp", "exp(x) is inf beyond 88.72",
              _exp_f32_overflow),

@@ -7,8 +7,11 @@ edit of the package), runs in a fresh process, with the default settings and the
 Hypothesis profile (CI=true: derandomized), the differential check of the bundled kernels
 and README examples (`jit_diff_modules`) and of every registry operation
 (`--jit-diff-library`), stopping at the first failure. A mutant is *killed* when the run
-fails and *survives* when it passes. A control run without a mutant must pass first. Prints
-the table (mutant, kind, verdict, what caught it) and the kill rate; exits 1 below 95%.
+fails (or when compiled code crashes it: without `--jit-diff-isolate` a crash ends pytest,
+which fails CI as loudly) and *survives* when it passes. The table says which item failed
+and what the guilty-pass search said about it. A control run without a mutant must pass
+first. Prints the table (mutant, kind, verdict, what caught it) and the kill rate; exits 1
+below 95%.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -38,14 +43,42 @@ def run_check(mutant: str | None, workdir: Path) -> tuple[int, str, float]:
     if mutant:
         env[ENV] = mutant
     command = [
-        sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
+        sys.executable, "-m", "pytest", "-v", "-x", "-p", "no:cacheprovider", "-p", "no:xdist",
         "-p", "benchmarks.mutants", "--jit-diff", "--jit-diff-library", "-m", "jitcheck",
         f"--jit-diff-report={report}", "benchmarks/kernels.py",
     ]  # fmt: skip
     start = time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
     seconds = time.perf_counter() - start
-    return done.returncode, _caught_by(report, done.stdout + done.stderr), seconds
+    output = done.stdout + done.stderr
+    if done.returncode < 0:  # a signal: compiled code crashed the in-process run
+        return 1, _crashed(-done.returncode, output), seconds
+    caught = _caught_by(report, output)
+    verdict = _bisection(output)
+    return done.returncode, caught + (f" [{verdict}]" if caught and verdict else ""), seconds
+
+
+_GUILTY = re.compile(
+    r"disagreement introduced by pass `([^`]+)` \(IR diff below; (IR interpreter|bisected)"
+)
+
+
+def _bisection(output: str) -> str:
+    """What the guilty-pass search said about the first failure, in a few words."""
+    match = _GUILTY.search(output)
+    if match:
+        how = "interpreter" if match.group(2) == "IR interpreter" else "compiling"
+        return f"pass `{match.group(1)}` named by {how}"
+    if "comes from lowering, code generation or LLVM" in output:
+        return "no pass to blame: below the typed IR"
+    return ""
+
+
+def _crashed(signum: int, output: str) -> str:
+    """What a run that a crash ended was checking: the last item `-v` announced."""
+    items = re.findall(r"^(\S+::\S+)", output, re.MULTILINE)
+    where = items[-1] if items else "an unknown item"
+    return f"{where}: compiled code crashed the test run ({signal.Signals(signum).name})"
 
 
 def _caught_by(report: Path, output: str) -> str:

@@ -50,6 +50,20 @@ def softplus_sum(a: Array[np.float64, 1]) -> float:
     return total
 
 
+@jitcheck(shapes="v:(n,) w:(n,)")
+@jit
+def decay_pair(v: Array[np.float64, 1], w: Array[np.float64, 1], rate: float) -> float:
+    """README "Where the inputs come from": two state arrays updated in place, `v` read back
+    after `w` is written. jitcheck also passes the same array as both (then the write to
+    `w[k]` changes `v[k]`), so a compiler that forwards `v[k]` past it is caught."""
+    total = 0.0
+    for k in range(v.shape[0]):
+        v[k] = v[k] * rate
+        w[k] = w[k] + v[k]
+        total += v[k]
+    return total
+
+
 @jitcheck(shapes="a:(n,)")
 @jit(parallel=True)
 def parallel_stats(a: Array[np.float64, 1], t: float) -> tuple:

@@ -2,10 +2,12 @@
 
     python -m jitcheck compare OLD.json NEW.json [--max-regression 10%]
     python -m jitcheck validate REPORT.json
+    python -m jitcheck fuzz --minutes N [--seed S] [--out DIR]
 
 `compare` prints what `--jit-diff-baseline` prints and exits 1 when a speedup fell by more
 than the threshold (2 when a file is not a readable report); `validate` exits 1 if the report
-does not match `jitcheck/report.schema.json`.
+does not match `jitcheck/report.schema.json`; `fuzz` compiles random programs and compares
+them with Python (`jitcheck.fuzz.cli`), exiting 1 when it found a disagreement.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 import sys
 
 from jitcheck.baseline import compare_reports, comparison_lines
+from jitcheck.fuzz import cli as fuzz_cli
 from jitcheck.report_json import load_report
 from jitcheck.schema import validate
 from jitcheck.settings import DEFAULT_MAX_REGRESSION, parse_threshold
@@ -40,7 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     check = commands.add_parser("validate", help="check a report against the JSON schema")
     check.add_argument("report", metavar="REPORT.json")
+    fuzz_cli.add_parser(commands)
     args = parser.parse_args(argv)
+    if args.command == "fuzz":
+        return fuzz_cli.run(args)
     if args.command == "compare":
         return _compare(args.old, args.new, args.max_regression, args.allow_missing)
     return _validate(args.report)

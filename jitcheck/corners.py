@@ -3,10 +3,12 @@
 Uniformly drawn floats almost never land where a maths routine switches approximation, where
 a result overflows or flushes to zero, or where an argument reduction loses precision; ints
 almost never land beyond 2**24 or 2**53, where a conversion through a narrower type loses
-bits. The strategies here draw those places on purpose, about half the time: the values
-themselves, a few representable steps either side of each, and otherwise Hypothesis's usual
-draws. The per-operation conformance check (`jitcheck.library`) uses them for every
-operation of jitcore's registry.
+bits. The strategies here draw those places on purpose, most of the time: the values
+themselves, a few representable steps either side of each, values inside the regions where
+results turn subnormal, overflow or saturate, and otherwise Hypothesis's usual draws. The
+per-operation conformance check (`jitcheck.library`) uses them for every operation of
+jitcore's registry, and the default strategies of user kernels for every float value and
+every element of an int array (`jitcheck.strategies.elements_of`).
 """
 
 from __future__ import annotations
@@ -45,27 +47,51 @@ INT_CORNERS: tuple[int, ...] = (
 )  # fmt: skip
 
 
+# Intervals drawn uniformly (a point list alone reaches a region only at its edges): where
+# exp's result is subnormal, where it overflows, float32's exp limits, where tanh
+# saturates, where log1p/expm1 switch to series, large arguments of periodic functions, and
+# the subnormals themselves.
+F64_BANDS: tuple[tuple[float, float], ...] = (
+    (-745.13, -708.4), (709.0, 709.79), (-103.98, -87.3), (88.0, 89.0), (-23.0, -9.0),
+    (9.0, 23.0), (-1e-4, 1e-4), (1e5, 1e22), (-1e22, -1e5), (5e-324, 2.2250738585072014e-308),
+)  # fmt: skip
+F32_BANDS: tuple[tuple[float, float], ...] = (
+    (-103.97, -87.34), (87.0, 88.72), (-10.0, 10.0), (1e4, 1e10), (1.5e-45, 1.1754942e-38),
+)  # fmt: skip
+
+
 def _steps(value: float, steps: int, dtype: Any) -> float:
     """`value` moved `steps` representable values of `dtype` up (or down when negative)."""
     x = np.asarray(value, dtype=dtype)
     toward = np.asarray(math.inf if steps > 0 else -math.inf, dtype=dtype)
-    for _ in range(abs(steps)):
-        x = np.nextafter(x, toward)
+    with np.errstate(all="ignore"):  # stepping past float32's largest value gives inf
+        for _ in range(abs(steps)):
+            x = np.nextafter(x, toward)
     return float(x)
 
 
-def corner_floats(width: Literal[16, 32, 64] = 64) -> st.SearchStrategy[float]:
-    """Floats of `width` bits, about half of them at or next to a corner."""
+def corner_floats(
+    width: Literal[16, 32, 64] = 64, *, finite_only: bool = False
+) -> st.SearchStrategy[float]:
+    """Floats of `width` bits, most of them at, next to or between corners; `finite_only`
+    leaves out NaN and the infinities."""
     corners = F64_CORNERS if width == 64 else F32_CORNERS
     dtype = np.float64 if width == 64 else np.float32
     if width == 32:
         corners = tuple(float(np.float32(c)) for c in corners)
     finite = [c for c in corners if math.isfinite(c)]
+    if finite_only:
+        corners = tuple(finite)
     near = st.builds(lambda c, k: _steps(c, k, dtype), st.sampled_from(finite), st.integers(-3, 3))
+    bands = F64_BANDS if width == 64 else F32_BANDS
+    if width != 64:  # Hypothesis wants float32 bounds exactly representable
+        bands = tuple((float(dtype(lo)), float(dtype(hi))) for lo, hi in bands)
+    inside = st.sampled_from(bands).flatmap(lambda b: st.floats(b[0], b[1], width=width))
     return st.one_of(
         st.sampled_from(corners),
         near,
-        st.floats(width=width),
+        inside,
+        st.floats(width=width, allow_nan=not finite_only, allow_infinity=not finite_only),
         st.floats(-100, 100, width=width),
     )
 

@@ -54,6 +54,14 @@ SKIP: dict[str, str] = {
     "np.ones": "takes a shape, as np.zeros",
     "np.full": "takes a shape, as np.zeros",
     "@": "needs arrays of matching shapes (the bundled kernels' matmul checks it)",
+    **{
+        f"np.linalg.{f}": "takes 2-D (mostly square, Hermitian or definite) matrices "
+        "(tests/jitcore/lib/test_lapack.py)"
+        for f in (
+            "inv det slogdet solve cholesky eigh eigvalsh eig eigvals svd qr lstsq pinv "
+            "matrix_rank"
+        ).split()
+    },
     "[]": "indexing has its own tests and needs in-range indices",
     "is": "`x is None` takes None, nothing to draw",
     "in": "`x in (a, b)` takes a tuple written in the source",
@@ -95,6 +103,13 @@ SKIP: dict[str, str] = {
     "memory (tests/jitcore/lib/test_nprandom.py draws sizes)",
     "np.random.randn": "takes the shape, as np.random.rand",
     "np.random.permutation": "of an int, np.arange of a drawn int, as np.arange",
+    **{
+        f"np.random.{name}": "takes only a size, which is not drawn "
+        "(tests/jitcore/lib/test_nprandom.py draws sizes and seeds)"
+        for name in (
+            "random_sample random ranf sample standard_normal standard_exponential".split()
+        )
+    },
 }
 
 _COMPLEX_SPECIAL = "special values of complex maths differ from CPython's cmath tables"

@@ -28,12 +28,13 @@ import math
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from jitcheck.corners import corner_floats, corner_ints
 from jitcheck.decorator import ShapeSpec
 from jitcore import ArraySpec
 from jitcore.argtypes import parse_signature
@@ -85,9 +86,13 @@ class InputPlan:
 
     @property
     def joint(self) -> bool:
-        """Whether an example is drawn as one dict (several signatures, or coupled shapes)
-        rather than one keyword per parameter."""
-        return len(self.alternatives) > 1 or self.shapes is not None
+        """Whether an example is drawn as one dict (several signatures, coupled shapes, or
+        arrays that may alias) rather than one keyword per parameter."""
+        return (
+            len(self.alternatives) > 1
+            or self.shapes is not None
+            or any(alias_groups(types, self.shapes) for types in self.types)
+        )
 
     def call_args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
         """The positional arguments for one example's values (defaults fill the gaps)."""
@@ -119,15 +124,24 @@ def scalars(dtype: Any, *, as_python: bool = False) -> st.SearchStrategy[Any]:
     return elements.map(dt.type)
 
 
-def elements_of(dtype: Any) -> st.SearchStrategy[Any]:
-    """Python numbers that `dtype` holds exactly; ints bounded by `INT_BOUND`."""
+def elements_of(dtype: Any, *, in_array: bool = False) -> st.SearchStrategy[Any]:
+    """Python numbers that `dtype` holds exactly, biased towards the corners compiled code
+    gets wrong (`jitcheck.corners`): floats near overflow and underflow, subnormals, large
+    arguments of periodic functions. Int parameters are bounded by `INT_BOUND` (they often
+    count loop iterations or size allocations); ints in arrays (`in_array`) reach the limits
+    of their dtype, 2**24 and 2**53."""
     dt = np.dtype(dtype)
     if dt.kind == "b":
         return st.booleans()
     if dt.kind in "iu":
         info = np.iinfo(dt)
+        if in_array:
+            return corner_ints(int(info.min), int(info.max))
         return st.integers(max(int(info.min), -INT_BOUND), min(int(info.max), INT_BOUND))
     if dt.kind == "f":
+        if dt.itemsize in (4, 8):  # half at the corners, half ordinary magnitudes
+            width: Literal[32, 64] = 32 if dt.itemsize == 4 else 64
+            return st.one_of(corner_floats(width), st.floats(-1e3, 1e3, width=width))
         return st.floats(width=8 * dt.itemsize)
     if dt.kind == "c":
         return st.complex_numbers(width=8 * dt.itemsize)
@@ -149,13 +163,31 @@ def arrays(
         @jitcheck(a=arrays(np.float64, 2, "C", max_size=100))
     """
     dt = np.dtype(dtype)
-    elems = elements if elements is not None else elements_of(dt)
+    choices = _element_choices(dt, elements)
     side = max(1, math.ceil(max_size ** (1 / ndim))) if ndim else 1
     shapes = hnp.array_shapes(min_dims=ndim, max_dims=ndim, min_side=0, max_side=side)
     kinds = {"C": ("C",), "F": ("F",), "A": ("C", "F", "strided")}[layout]
-    return st.tuples(shapes, st.sampled_from(kinds)).flatmap(
-        lambda pick: _arrays_of(dt, pick[0], pick[1], elems)
+    return st.tuples(shapes, st.sampled_from(kinds), choices).flatmap(
+        lambda pick: _arrays_of(dt, pick[0], pick[1], pick[2])
     )
+
+
+def _element_choices(
+    dt: np.dtype, elements: st.SearchStrategy[Any] | None
+) -> st.SearchStrategy[st.SearchStrategy[Any]]:
+    """The element strategy of one array. Default float elements are finite in about half
+    the arrays (what shrinking prefers): one NaN among 64 elements makes every sum and
+    product NaN in Python and compiled code alike, which would hide a wrong accumulator."""
+    if elements is not None:
+        return st.just(elements)
+    if dt.kind == "f" and dt.itemsize in (4, 8):
+        width: Literal[32, 64] = 32 if dt.itemsize == 4 else 64
+        finite = st.one_of(
+            corner_floats(width, finite_only=True),
+            st.floats(-1e3, 1e3, width=width),
+        )
+        return st.sampled_from((finite, elements_of(dt, in_array=True)))
+    return st.just(elements_of(dt, in_array=True))
 
 
 def _arrays_of(
@@ -205,8 +237,10 @@ def _laid_out(
     """Arrays of type `t` and exactly `shape`, in each layout `t` allows."""
     kinds = {"C": ("C",), "F": ("F",), "A": ("C", "F", "strided")}[t.layout]
     dt = np.dtype(t.dtype.dtype)
-    elems = elements if elements is not None else elements_of(dt)
-    return st.sampled_from(kinds).flatmap(lambda kind: _arrays_of(dt, shape, kind, elems))
+    choices = _element_choices(dt, elements)
+    return st.tuples(st.sampled_from(kinds), choices).flatmap(
+        lambda pick: _arrays_of(dt, shape, pick[0], pick[1])
+    )
 
 
 def _check_shapes(
@@ -334,12 +368,79 @@ def derive_plan(
 
 
 def example_strategy(plan: InputPlan, index: int) -> st.SearchStrategy[dict[str, Any]]:
-    """Whole examples (a dict of every generated parameter) of alternative `index`."""
+    """Whole examples (a dict of every generated parameter) of alternative `index`; where
+    several array parameters have one type, some examples alias them (`aliased`)."""
     strategies = plan.alternatives[index]
     if plan.shapes is None:
-        return st.fixed_dictionaries(dict(strategies))
-    others = {n: s for n, s in strategies.items() if n not in plan.shapes.dims}
-    return coupled(plan.shapes, plan.types[index], others, plan.elements)
+        whole = st.fixed_dictionaries(dict(strategies))
+    else:
+        others = {n: s for n, s in strategies.items() if n not in plan.shapes.dims}
+        whole = coupled(plan.shapes, plan.types[index], others, plan.elements)
+    types = plan.types[index] if index < len(plan.types) else {}
+    groups = [[n for n in g if n in strategies] for g in alias_groups(types, plan.shapes)]
+    groups = [g for g in groups if len(g) >= 2]
+    return aliased(whole, groups) if groups else whole
+
+
+# --- aliasing and permuted arguments ---------------------------------------------------------
+# Compiled code that assumes two array arguments do not overlap (store-to-load forwarding,
+# vectorized loops) is wrong exactly when they do; a kernel that swaps two operands of one
+# type is wrong exactly when their values differ in order. Examples of functions with several
+# array parameters of one type therefore sometimes pass the same array twice or overlapping
+# views of one buffer, and sometimes permute the arrays among those parameters.
+
+
+def alias_groups(types: Mapping[str, T.Type], shapes: ShapeSpec | None) -> list[list[str]]:
+    """The parameters that could alias: array parameters of one dtype and ndim whose coupled
+    shapes are the same (`shapes="a:(n,) b:(n,)"`), two or more; not Fortran-only ones (an
+    overlapping view is made along the first axis of C memory). Arrays drawn with
+    independent shapes rarely fit together, so they are not aliased either."""
+    if shapes is None:
+        return []
+    by_type: dict[tuple[Any, ...], list[str]] = {}
+    for name, t in types.items():
+        dims = shapes.dims.get(name)
+        if isinstance(t, T.Array) and t.ndim >= 1 and t.layout != "F" and dims is not None:
+            by_type.setdefault((t.dtype, t.ndim, dims), []).append(name)
+    return [names for names in by_type.values() if len(names) >= 2]
+
+
+def aliased(
+    whole: st.SearchStrategy[dict[str, Any]], groups: list[list[str]]
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Examples of `whole`, in which for each group of same-typed array parameters a drawn
+    choice keeps them apart (what shrinking goes back to), passes the first array as the
+    second too, makes the two overlapping views of one buffer (shifted by one row), or
+    permutes the arrays among the parameters. The choice is drawn first, so the shrinker
+    tries "apart" before it simplifies the arrays."""
+    kinds = st.sampled_from((0, 1, 2, 3))  # apart, same, overlapping, permuted
+    choices = st.tuples(*(st.tuples(kinds, st.permutations(g)) for g in groups))
+    return st.tuples(choices, whole).map(lambda drawn: _apply_aliasing(drawn[1], drawn[0], groups))
+
+
+def _apply_aliasing(
+    values: dict[str, Any], choices: tuple[tuple[int, list[str]], ...], groups: list[list[str]]
+) -> dict[str, Any]:
+    values = dict(values)
+    for group, (kind, order) in zip(groups, choices):
+        first, second = group[0], group[1]
+        if kind == 1:
+            values[second] = values[first]
+        elif kind == 2:
+            values[first], values[second] = overlapping(values[first])
+        elif kind == 3:
+            arrays = [values[n] for n in order]
+            values.update(zip(group, arrays))
+    return values
+
+
+def overlapping(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Two views of one new C-ordered buffer with `a`'s shape, the second starting one row
+    (one element, for a vector) after the first: they share all rows but one."""
+    base = np.empty((a.shape[0] + 1, *a.shape[1:]), dtype=a.dtype)
+    base[:-1] = a
+    base[-1:] = a[-1:] if a.shape[0] else 0
+    return base[:-1], base[1:]
 
 
 def _parameters(func: Callable[..., Any]) -> list[inspect.Parameter]:

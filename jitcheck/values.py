@@ -9,6 +9,7 @@ at the same offset and strides.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,12 +17,70 @@ import numpy as np
 
 
 def fresh_copy(value: Any) -> Any:
-    """A copy of an argument that the call may modify without touching `value`."""
+    """A copy of an argument (or of a tuple of arguments) that the call may modify without
+    touching `value`. Arrays of a tuple that share memory (the same array twice, overlapping
+    views) share it in the copy the same way: aliasing is part of the example."""
     if isinstance(value, np.ndarray):
         return unpack(pack(value))
     if isinstance(value, tuple):
+        shared = _shared_roots(value)
+        if shared:
+            return _copy_sharing(value, shared)
         return tuple(fresh_copy(v) for v in value)
+    if isinstance(value, np.random.Generator):
+        return copy.deepcopy(value)  # its own copy of the state: each run draws the same stream
     return value  # scalars and None are immutable
+
+
+def _root(a: np.ndarray) -> np.ndarray:
+    """The array that owns the memory `a` looks into (`a` itself if it owns it)."""
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+def _shared_roots(values: tuple[Any, ...]) -> dict[int, np.ndarray]:
+    """The memory owners that two or more of the arrays among `values` look into."""
+    seen: dict[int, int] = {}
+    roots: dict[int, np.ndarray] = {}
+    for v in values:
+        if isinstance(v, np.ndarray) and v.size:
+            root = _root(v)
+            contiguous = root.flags.c_contiguous or root.flags.f_contiguous
+            if contiguous and root.dtype == v.dtype:
+                seen[id(root)] = seen.get(id(root), 0) + 1
+                roots[id(root)] = root
+    return {k: r for k, r in roots.items() if seen[k] > 1}
+
+
+def _copy_sharing(values: tuple[Any, ...], shared: dict[int, np.ndarray]) -> tuple[Any, ...]:
+    copies = {k: r.copy(order="K") for k, r in shared.items()}
+    out = []
+    for v in values:
+        if not isinstance(v, np.ndarray) or not v.size or id(_root(v)) not in shared:
+            out.append(fresh_copy(v))
+            continue
+        root = _root(v)
+        offset = v.__array_interface__["data"][0] - root.__array_interface__["data"][0]
+        view = np.ndarray(
+            v.shape, v.dtype, buffer=copies[id(root)], offset=offset, strides=v.strides
+        )
+        view.flags.writeable = v.flags.writeable
+        out.append(view)
+    return tuple(out)
+
+
+def aliasing_note(params: tuple[str, ...], args: tuple[Any, ...]) -> str:
+    """Which arguments share memory, in words (empty when none do)."""
+    arrays = [(p, a) for p, a in zip(params, args) if isinstance(a, np.ndarray) and a.size]
+    notes = []
+    for i, (p, a) in enumerate(arrays):
+        for q, b in arrays[i + 1 :]:
+            if a is b or (a.__array_interface__ == b.__array_interface__):
+                notes.append(f"`{q}` is the same array as `{p}`")
+            elif np.shares_memory(a, b):
+                notes.append(f"`{p}` and `{q}` are overlapping views of one buffer")
+    return "; ".join(notes)
 
 
 @dataclass(frozen=True)
@@ -90,7 +149,8 @@ def describe_call(name: str, params: tuple[str, ...], args: tuple[Any, ...]) -> 
     """`f(x=1.5, a=np.array([...], dtype=np.float64))`: an example as the failure message
     shows it, every argument exact (`exact`), so pasting it reproduces the call."""
     inner = ", ".join(f"{p}={exact(a)}" for p, a in zip(params, args))
-    return f"{name}({inner})"
+    note = aliasing_note(params, args)
+    return f"{name}({inner})" + (f"  # {note}" if note else "")
 
 
 def exact(value: Any) -> str:

@@ -37,7 +37,8 @@ _NP_SCALARS: dict[type, T.Scalar] = {
 }
 SUPPORTED_ARGUMENTS = (
     "int, float, bool, complex, None, str, NumPy scalars and arrays, tuples and lists of these, "
-    "and dicts and sets of these (each holding one key type and one value type)"
+    "and dicts and sets of these (each holding one key type and one value type), "
+    "np.random.Generator"
 )
 
 
@@ -56,6 +57,8 @@ def typeof(value: object, name: str = "argument") -> T.Type:
         return _container_type(value, name)  # type: ignore[arg-type]
     if type(value) is list:
         return _list_type(value, name)
+    if type(value) is np.random.Generator:
+        return T.GENERATOR
     raise TypeError(
         f"argument `{name}` has unsupported type {type(value).__name__}; "
         f"jitcore supports {SUPPORTED_ARGUMENTS}"
@@ -176,7 +179,11 @@ def _list_key(items: list) -> object:
         return (list, None)
 
 
-_TYPE_NAMES: dict[type, T.Type] = {**_PY_SCALARS, **_NP_SCALARS}
+_TYPE_NAMES: dict[type, T.Type] = {
+    **_PY_SCALARS,
+    **_NP_SCALARS,
+    np.random.Generator: T.GENERATOR,
+}
 
 
 def parse_signature(signature: Any) -> tuple[T.Type, ...]:

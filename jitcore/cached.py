@@ -97,7 +97,7 @@ def _python_result(stored: object) -> object:
 
 # Modules of jitcore's own whose jitted functions an entry may name before anything imported
 # them (a warm cache must not need the compiler): the only modules ever imported for an entry.
-_OWN_MODULES = {"jitcore.lib.npkernels"}
+_OWN_MODULES = {"jitcore.lib.npkernels", "jitcore.lib.matmul", "jitcore.lib.lapack"}
 
 
 def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:

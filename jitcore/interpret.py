@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from jitcore.ir import markers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.printer import print_ir
@@ -159,10 +160,15 @@ class StageIR:
 class Interpreter:
     """Runs functions of one stage; calls of jitted functions run their IR of the same stage."""
 
-    def __init__(self, source: IRSource, stage: str) -> None:
+    def __init__(self, source: IRSource, stage: str, budget: int | None = None) -> None:
         self.source = source
         self.stage = stage
         self.depth = 0
+        # At most this many instructions (None: no limit); beyond, CannotInterpret.
+        self.budget = budget
+        # The library operations run as their Python originals (`np.sort`, `math.exp`): their
+        # compiled code (an emitter, or a library kernel of its own) is not interpreted.
+        self.python_operations: set[str] = set()
 
     def call(self, fn: ir.Function, args: tuple[Any, ...]) -> Any:
         if len(args) != len(fn.args):
@@ -205,7 +211,9 @@ class Frame:
                 incoming = [self.get(phi.incoming[previous]) for phi in phis]  # type: ignore[index]
                 for phi, value in zip(phis, incoming):
                     self.values[phi] = coerce(value, phi.type)
-            for instr in block.instrs[len(phis) :]:
+            body = block.instrs[len(phis) :]
+            self._spend(len(body) + len(phis) + 1)
+            for instr in body:
                 self.values[instr] = self.execute(instr)
             term = block.terminator
             previous = block
@@ -219,6 +227,13 @@ class Frame:
                 raise term.exc(term.message) if term.message else term.exc()
             else:
                 raise CannotInterpret(f"cannot interpret {type(term).__name__} in {self.fn.name}")
+
+    def _spend(self, steps: int) -> None:
+        budget = self.interp.budget
+        if budget is not None:
+            self.interp.budget = budget - steps
+            if budget - steps < 0:
+                raise CannotInterpret("cannot interpret this example: it runs too long")
 
     def get(self, value: ir.Value) -> Any:
         if isinstance(value, ir.Const):
@@ -452,6 +467,9 @@ def _call(frame: Frame, instr: ir.Call) -> Any:
     target = func.value
     if not callable(target):
         raise CannotInterpret(f"cannot interpret {_show(frame.fn, instr)}")
+    if getattr(target, "__module__", None) != markers.__name__:
+        name = impl.name if isinstance(impl, Resolved) and impl.name else repr(target)
+        frame.interp.python_operations.add(name)
     args = frame.operands(instr, instr.args)
     kwargs = {k: _keyword(frame, v) for k, v in instr.kwargs.items()}
     return target(*args, **kwargs)

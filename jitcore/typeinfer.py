@@ -24,7 +24,7 @@ from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type, convert_const, join_optional, unify, weak_join
-from jitcore.ir.markers import MISSING, range_bounds
+from jitcore.ir.markers import MISSING, range_bounds, range_count, range_item
 from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
@@ -678,7 +678,11 @@ _WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 
 # Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
-_ALWAYS_PYTHON_NUMBER = frozenset({len, int, float, complex, bool, range_bounds})
+# A range's items are Python ints whatever its bounds were (`range_item` computes those of a
+# step other than +-1: `for i in range(0, 9, 3): x // i` raises ZeroDivisionError at i = 0).
+_ALWAYS_PYTHON_NUMBER = frozenset(
+    {len, int, float, complex, bool, range_bounds, range_count, range_item}
+)
 # Calls whose result is a Python number when all their arguments are (`abs(a32[0])` is not).
 _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 

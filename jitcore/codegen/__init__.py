@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import rtdicts
+from jitcore.codegen import extcalls, rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
@@ -55,6 +55,8 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
         if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
             rtdicts.define_helper(module, instr.symbol)
+        elif isinstance(instr, ir.NativeCall) and extcalls.is_helper(instr.symbol):
+            extcalls.define_helper(module, instr.symbol)  # SciPy's BLAS and LAPACK
     outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
@@ -63,12 +65,15 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         kernel.linkage = "internal"
         kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
     emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
-    # runtime helpers, the runtime's own exports and the outlined loops are not jitted
+    # runtime helpers (dicts, BLAS/LAPACK calls), the runtime's own exports and the outlined
+    # loops are not jitted
     # callees (nor cache keys)
     callees = sorted(
         c
         for c in gen.callees
-        if not rtdicts.is_helper(c) and c not in nrt.EXPORTS and c not in outlined
+        if not (rtdicts.is_helper(c) or extcalls.is_helper(c))
+        and c not in nrt.EXPORTS
+        and c not in outlined
     )
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import pyobjects
+from jitcore.codegen import pyobjects, rtrandom
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
 from jitcore.codegen.rtstrings import IMMORTAL
 from jitcore.codegen.types import (
@@ -34,7 +34,7 @@ from jitcore.codegen.types import (
     llvm_type,
     memory_type,
 )
-from jitcore.errors import InternalCompilerError
+from jitcore.errors import InternalCompilerError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.runtime import excring, nrt
@@ -299,6 +299,8 @@ def _unbox(
         return pyobjects.unbox_container(
             b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
         )
+    if isinstance(t, T.Generator):
+        return rtrandom.unbox_generator(b, obj, fail)
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
 
@@ -380,6 +382,11 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
         return none
     if isinstance(t, T.Optional):
         return _box_optional(b, api, v, t, python)
+    if isinstance(t, T.Generator):
+        raise UnsupportedError(
+            "a np.random.Generator cannot be returned from compiled code",
+            hint="return what you drew; the Generator you passed in has advanced in place",
+        )
     raise InternalCompilerError(f"cannot return values of type {t} to Python")
 
 

@@ -40,7 +40,7 @@ from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.markers import MISSING
-from jitcore.runtime import nrt
+from jitcore.runtime import externs, nrt
 
 _INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _FLOAT_CMP = {**_INT_CMP, "uno": "uno"}
@@ -510,7 +510,7 @@ def _exc_match(g: KernelGen, i: ir.ExcMatch) -> ll.Value:
     gep = b.gep(g.value(i.value), [I32(0), I32(0)], source_etype=EXC_DESCRIPTOR)
     slot = b.load(gep, typ=PTR)
     result: ll.Value = ll.Constant(I1, 0)
-    for exc in builtin_exceptions():
+    for exc in (*builtin_exceptions(), *externs.extra_exceptions()):
         if issubclass(exc, i.classes):
             same = b.icmp_unsigned("==", slot, exception_slot(g.module, exc))
             result = b.or_(result, same)

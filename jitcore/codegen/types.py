@@ -15,6 +15,7 @@ from llvmlite import ir as ll
 
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import types as T
+from jitcore.runtime import externs
 
 PTR = ll.PointerType()
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
@@ -44,7 +45,7 @@ def llvm_type(t: T.Type) -> ll.Type:
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])
-    if isinstance(t, T.Pointer | T.Str | T.Dict | T.Set):
+    if isinstance(t, T.Pointer | T.Str | T.Dict | T.Set | T.Generator):
         return PTR  # strings, dicts and sets: their runtime block (see `codegen.containers`)
     if isinstance(t, T.View):
         return ll.LiteralStructType([PTR, I64])  # the container, its length when made
@@ -98,7 +99,11 @@ def builtin_exceptions() -> tuple[type, ...]:
 
 
 def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
-    """The `PyObject *PyExc_<Name>` global of a built-in exception class."""
+    """The `PyObject *PyExc_<Name>` global of a built-in exception class (or the cell of one
+    of `externs.extra_exceptions`, which the linker resolves in each process)."""
+    extra = externs.exception_symbol(exc)
+    if extra is not None:
+        return declare_global(module, extra, PTR)
     if getattr(builtins, exc.__name__, None) is not exc:
         raise InternalCompilerError(
             f"only built-in exceptions can be raised, not {exc.__qualname__}"

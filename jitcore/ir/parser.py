@@ -108,7 +108,7 @@ def _tokenize(line: str) -> list[_Token]:
 
 
 TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
-TYPE_WORDS |= {"str", "dict", "set", "view", "list", "optional"}
+TYPE_WORDS |= {"str", "dict", "set", "view", "list", "generator", "optional"}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 
@@ -515,7 +515,13 @@ class _Parser:
         word = self.take("name").text
         if word in T.SCALARS:
             return T.SCALARS[word]
-        simple = {"none": T.NONE, "ptr": T.PTR, "bottom": T.BOTTOM, "str": T.STR}
+        simple = {
+            "none": T.NONE,
+            "ptr": T.PTR,
+            "bottom": T.BOTTOM,
+            "str": T.STR,
+            "generator": T.GENERATOR,
+        }
         if word in simple:
             return simple[word]
         self.expect("(")

@@ -159,6 +159,19 @@ class Pointer(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class Generator(Type):
+    """A `np.random.Generator` passed in from Python: in compiled code, the address of its bit
+    generator's C interface (`bitgen_t`), drawn from in place (`jitcore.lib.nprandomgen`)."""
+
+    @property
+    def name(self) -> str:
+        return "generator"
+
+    def __repr__(self) -> str:
+        return "generator"
+
+
+@dataclass(frozen=True, slots=True)
 class Opaque(Type):
     """A compile-time Python object: a module, a function, a class, a string.
 
@@ -289,6 +302,7 @@ NONE = NoneType()
 STR = Str()
 BOTTOM = Bottom()
 PTR = Pointer()
+GENERATOR = Generator()
 
 SCALARS: dict[str, Scalar] = {
     t.name: t for t in (BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128)
@@ -339,6 +353,8 @@ def parse_type(text: str) -> Type:
         return PTR
     if text == "str":
         return STR
+    if text == "generator":
+        return GENERATOR
     if text == "bottom":
         return BOTTOM
     for head, make in _CONTAINERS.items():

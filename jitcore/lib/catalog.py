@@ -23,10 +23,13 @@ from jitcore.lib import (
     creation,
     excformat,
     joining,
+    lapack,
     lists,
     mathlib,
+    matmul,
     nplinalg,
     nprandom,
+    nprandomgen,
     npsort,
     npstats,
     npufuncs,
@@ -49,12 +52,15 @@ RULE_MODULES = (
     operators,
     pyextras,
     reductions,
+    matmul,
     ufuncs,
     npsort,
     npstats,
     npufuncs,
     nplinalg,
+    lapack,
     nprandom,
+    nprandomgen,
     shapes,
     joining,
     creation,
@@ -111,14 +117,17 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: linear algebra",
-        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
+        "Products go through SciPy's BLAS and the decompositions through its LAPACK (the "
+        "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
     ),
     (
         "NumPy: random numbers",
         "NumPy's legacy functions, drawing from compiled code's own generator (one MT19937 "
         "state per thread; seed it with `np.random.seed(s)` in compiled code or "
         "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
-        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`.",
+        "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`. "
+        "The `Generator.*` methods are those of a `np.random.Generator` passed in as an "
+        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`).",
     ),
     (
         "NumPy: shapes and views",
@@ -144,6 +153,8 @@ _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
+    "matmul": "NumPy: linear algebra",
+    "lapack": "NumPy: linear algebra",
     "nprandom": "NumPy: random numbers",
 }
 
@@ -155,6 +166,8 @@ def section_of(entry: Entry) -> str:
     if entry.kind == "attribute":
         return "Array and number attributes"
     if entry.kind == "method":
+        if entry.name.startswith("Generator."):  # a np.random.Generator passed in
+            return "NumPy: random numbers"
         return "Array methods"
     prefix = entry.name.partition(".")[0] if "." in entry.name else ""
     if prefix in ("math", "cmath"):

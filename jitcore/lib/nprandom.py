@@ -56,6 +56,17 @@ def _state_words(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((), WORDS_T, lower, may_raise=True)
 
 
+@register_function(K.libm_exp)
+def _libm_exp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    if len(args) != 1 or kwargs:
+        raise TypingError("libm_exp() takes one float")
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        return b.native_call(rngstate.LIBM_EXP, [v[0]], T.F64)
+
+    return Resolved((T.F64,), T.F64, lower)
+
+
 @register_function(K.gauss_cell)
 def _gauss_cell(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     if len(args) != 1 or kwargs or args[0].type != WORDS_T:
@@ -233,6 +244,7 @@ def _register_floats() -> None:
         (np.random.normal, "normal", [("loc", 0.0), ("scale", 1.0)], ""),
         (np.random.exponential, "exponential", [("scale", 1.0)], ""),
         (np.random.standard_exponential, "exponential", [], ""),
+        (np.random.poisson, "poisson", [("lam", 1.0)], "int64 results"),
     ):
         text = ", ".join([*(f"{name}?: real" for name, _ in params), size])
         rule: Callable[[list[Operand], dict[str, Operand]], Resolved] = (
@@ -321,8 +333,11 @@ def _int_bound(op: Operand, name: str) -> None:
         raise TypingError(f"np.random.randint: {name} must be an int, not {op.type}")
 
 
-def _check_bounds(b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar) -> None:
-    """RandomState.randint's checks, in its order (high is exclusive)."""
+def check_bounds(
+    b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar, closed: bool = False
+) -> None:
+    """The bounds checks of RandomState.randint (`high` exclusive) and Generator.integers
+    (`closed`: `endpoint=True`), in NumPy's order and with its messages."""
     info = np.iinfo(np.int64) if dtype.is_bool else np.iinfo(dtype.dtype)
     lo_bound, hi_bound = (0, 1) if dtype.is_bool else (int(info.min), int(info.max))
     name = "bool" if dtype.is_bool else dtype.dtype.name
@@ -334,12 +349,18 @@ def _check_bounds(b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar)
             f"low is out of bounds for {name}",
         )
     if hi_bound < (1 << 63) - 1:
-        top = b.binop("sub", high, i64(1))
-        over = b.and_(b.cmp("gt", top, ir.Const(hi_bound, type=T.I64)), b.cmp("ne", high, int_min))
+        if closed:
+            over = b.cmp("gt", high, ir.Const(hi_bound, type=T.I64))
+        else:  # high - 1 > bound; -2**63 - 1 is below every bound
+            top = b.binop("sub", high, i64(1))
+            over = b.and_(
+                b.cmp("gt", top, ir.Const(hi_bound, type=T.I64)), b.cmp("ne", high, int_min)
+            )
         b.raise_if(over, ValueError, f"high is out of bounds for {name}")
-    empty = b.cmp("le", high, low)
-    b.raise_if(b.and_(empty, b.cmp("eq", low, i64(0))), ValueError, "high <= 0")
-    b.raise_if(empty, ValueError, "low >= high")
+    empty = b.cmp("lt" if closed else "le", high, low)
+    zero = "high < 0" if closed else "high <= 0"
+    b.raise_if(b.and_(empty, b.cmp("eq", low, i64(0))), ValueError, zero)
+    b.raise_if(empty, ValueError, "low > high" if closed else "low >= high")
 
 
 @register_function(
@@ -377,7 +398,7 @@ def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             low, high = i64(0), low
         else:
             high = b.cast(high, T.I64)
-        _check_bounds(b, low, high, dtype)
+        check_bounds(b, low, high, dtype)
         values = [low, high, i64(bits), ir.Const(False if dtype.is_bool else 0, type=dtype)]
         if ndim is not None:
             size = _value(v, kw, where, "size")
@@ -427,7 +448,7 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         p_t = p_op.type
         if not (isinstance(p_t, T.Array) and p_t.ndim == 1 and not p_t.dtype.is_complex):
             raise TypingError(f"{what}: p must be a 1-D array of probabilities, not {p_t}")
-        p_types.append(p_t)
+        p_types += [p_t, T.F64]
     ndim = _size_ndim(_operand(args, kwargs, where, "size"))
     # size=None draws NumPy's one-item sample, as NumPy does (the same draws), and unwraps it
     name = "choice_indices_p" if has_p else "choice_indices"
@@ -454,14 +475,23 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         ]
         if has_p:
             p = _value(v, kw, where, "p")
-            assert p is not None
-            values.append(p)
+            assert p is not None and isinstance(p.type, T.Array)
+            values += [p, ir.Const(p_tolerance(p.type), type=T.F64)]
         idx = _call(b, k, values)
         if ndim is None:
             idx = _first(b, idx)
         return idx if take is None else _call(b, take, [a, idx])
 
     return _result(args, kwargs, ret, lower)
+
+
+def p_tolerance(p_t: T.Array) -> float:
+    """NumPy's tolerance for `p` summing to 1: sqrt(eps) of float64, or of p's own float
+    dtype when coarser (float32 p may be 3.5e-4 off)."""
+    atol = float(np.sqrt(np.finfo(np.float64).eps))
+    if p_t.dtype.is_float:
+        atol = max(atol, float(np.sqrt(np.finfo(p_t.dtype.dtype).eps)))
+    return atol
 
 
 def _length(b: LowBuilder, a: ir.Value) -> ir.Value:

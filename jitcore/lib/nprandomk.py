@@ -38,14 +38,18 @@ UPPER = 0x80000000
 LOWER = 0x7FFFFFFF
 POS = 624
 HAS_GAUSS = 625
-# sqrt(finfo(float64).eps): how far from 1 `p` may sum (RandomState.choice's tolerance)
-P_ATOL = 1.4901161193847656e-08
 POISSON_LAM_MAX = 9.223372006484771e18  # iinfo(int64).max - sqrt(iinfo(int64).max) * 10
 
 
 def state_words() -> np.ndarray:
     """The calling thread's state as 626 uint32 words (a primitive of compiled code)."""
     raise RuntimeError("state_words() is a primitive of compiled code")
+
+
+def libm_exp(x: float) -> float:
+    """The C library's `exp` (a primitive of compiled code: NumPy's C code calls it, and
+    compiled `math.exp` is jitcore's own, which may differ in the last bit)."""
+    raise RuntimeError("libm_exp() is a primitive of compiled code")
 
 
 def gauss_cell(st: np.ndarray) -> np.ndarray:
@@ -454,10 +458,35 @@ def randint_size(low, high, bits, example, size):  # noqa: ANN001, ANN201
 
 @_lib
 def shuffle_flat(st, x):  # noqa: ANN001, ANN201
-    """Fisher-Yates on a 1-D array (`_shuffle_raw`)."""
+    """Fisher-Yates on a 1-D array (`_shuffle_raw`): the partner of item i is
+    `random_interval(i)`, masked rejection of 32-bit draws (read straight from the key, the
+    position in a register) or, past 2**32 items, of 64-bit ones."""
+    pos = np.int64(st[POS])
     for i in range(x.shape[0] - 1, 0, -1):
-        j = interval(st, i)
+        if i > 0xFFFFFFFF:
+            st[POS] = pos
+            j = interval(st, i)
+            pos = np.int64(st[POS])
+        else:
+            mask = i
+            mask |= mask >> 1
+            mask |= mask >> 2
+            mask |= mask >> 4
+            mask |= mask >> 8
+            mask |= mask >> 16
+            if pos >= N:
+                mt_twist(st)
+                pos = 0
+            j = np.int64(temper(st[pos])) & mask
+            pos += 1
+            while j > i:
+                if pos >= N:
+                    mt_twist(st)
+                    pos = 0
+                j = np.int64(temper(st[pos])) & mask
+                pos += 1
         x[i], x[j] = x[j], x[i]
+    st[POS] = pos
 
 
 @_lib
@@ -526,8 +555,9 @@ def _check_population(pop, count, is_array):  # noqa: ANN001, ANN201
 
 
 @_lib
-def _check_p(p, pop):  # noqa: ANN001, ANN201
-    """RandomState.choice's checks of `p` (Kahan-summed, as NumPy sums it)."""
+def _check_p(p, pop, atol):  # noqa: ANN001, ANN201
+    """RandomState.choice's checks of `p` (Kahan-summed, as NumPy sums it; `atol` is
+    sqrt(eps) of float64, or of p's own float dtype when coarser)."""
     if p.shape[0] != pop:
         raise ValueError("'a' and 'p' must have same size")
     total = 0.0
@@ -544,7 +574,7 @@ def _check_p(p, pop):  # noqa: ANN001, ANN201
     for i in range(pop):
         if p[i] < 0:
             raise ValueError("probabilities are not non-negative")
-    if abs(total - 1.0) > P_ATOL:
+    if abs(total - 1.0) > atol:
         raise ValueError("probabilities do not sum to 1")
 
 
@@ -614,11 +644,11 @@ def choice_indices(pop, is_array, size, replace):  # noqa: ANN001, ANN201
 
 
 @_lib
-def choice_indices_p(pop, is_array, size, replace, p):  # noqa: ANN001, ANN201, PLR0912
+def choice_indices_p(pop, is_array, size, replace, p, atol):  # noqa: ANN001, ANN201, PLR0912
     """Indices of shape `size` drawn from range(pop) with probabilities p."""
     count = _count(size)
     _check_population(pop, count, is_array)
-    _check_p(p, pop)
+    _check_p(p, pop, atol)
     if not replace:
         _check_sample(count, pop, p)
     out = np.empty(size, np.int64)
@@ -668,3 +698,105 @@ def take(a, idx):  # noqa: ANN001, ANN201
 @_lib
 def take_one(a, i):  # noqa: ANN001, ANN201
     return a[i]
+
+
+# --- Poisson ---------------------------------------------------------------------------------
+
+# The Stirling series of log-gamma as NumPy's `random_loggam` writes it (decimal literals:
+# the last is NumPy's 15-digit rounding of -174611/125400)
+LOGGAM_A = (
+    8.333333333333333e-02,
+    -2.777777777777778e-03,
+    7.936507936507937e-04,
+    -5.952380952380952e-04,
+    8.417508417508418e-04,
+    -1.917526917526918e-03,
+    6.410256410256410e-03,
+    -2.955065359477124e-02,
+    1.796443723688307e-01,
+    -1.39243221690590e00,
+)
+LG2PI = 1.8378770664093453e00  # log(2 pi)
+POISSON_LAM_MAX = float(np.iinfo(np.int64).max - np.sqrt(np.iinfo(np.int64).max) * 10)
+
+
+@_lib
+def loggam(x):  # noqa: ANN001, ANN201
+    """log(gamma(x)) as NumPy's `random_loggam` computes it (shifted Stirling series)."""
+    if x == 1.0 or x == 2.0:
+        return 0.0
+    n = 0
+    if x < 7.0:
+        n = int(7.0 - x)
+    x0 = x + n
+    x2 = (1.0 / x0) * (1.0 / x0)
+    gl0 = LOGGAM_A[9]
+    for k in range(8, -1, -1):
+        gl0 *= x2
+        gl0 += LOGGAM_A[k]
+    gl = gl0 / x0 + 0.5 * LG2PI + (x0 - 0.5) * math.log(x0) - x0
+    if x < 7.0:
+        for _ in range(n):
+            gl -= math.log(x0 - 1.0)
+            x0 -= 1.0
+    return gl
+
+
+@_lib
+def poisson_one(st, lam):  # noqa: ANN001, ANN201
+    """One Poisson deviate (`random_poisson`): multiplication of uniforms below lam = 10,
+    Hormann's PTRS transformed rejection from 10 on."""
+    if lam == 0.0:
+        return np.int64(0)
+    if lam < 10.0:
+        enlam = libm_exp(-lam)
+        x = np.int64(0)
+        prod = next_double(st)
+        while prod > enlam:
+            x += 1
+            prod *= next_double(st)
+        return x
+    slam = math.sqrt(lam)
+    loglam = math.log(lam)
+    b = 0.931 + 2.53 * slam
+    a = -0.059 + 0.02483 * b
+    invalpha = 1.1239 + 1.1328 / (b - 3.4)
+    vr = 0.9277 - 3.6224 / (b - 2)
+    k = np.int64(0)
+    done = False
+    while not done:
+        u = next_double(st) - 0.5
+        v = next_double(st)
+        us = 0.5 - abs(u)
+        k = np.int64(math.floor((2 * a / us + b) * u + lam + 0.43))
+        if us >= 0.07 and v <= vr:
+            done = True
+        elif k >= 0 and not (us < 0.013 and v > us):
+            bound = -lam + k * loglam - loggam(k + 1.0)
+            done = math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b) <= bound
+    return k
+
+
+@_lib
+def _check_lam(lam):  # noqa: ANN001, ANN201
+    if not lam >= 0.0:
+        raise ValueError("lam < 0 or lam is NaN")
+    if lam > POISSON_LAM_MAX:
+        raise ValueError("lam value too large")
+
+
+@_lib
+def poisson(lam):  # noqa: ANN001, ANN201
+    _check_lam(lam)
+    return np.int64(poisson_one(state_words(), lam))
+
+
+@_lib
+def poisson_size(lam, size):  # noqa: ANN001, ANN201
+    _check_lam(lam)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    st = state_words()
+    for i in range(flat.shape[0]):
+        flat[i] = poisson_one(st, lam)
+    return out

@@ -419,9 +419,11 @@ def lerp(lo, hi, t, out):  # noqa: ANN001, ANN201
 
 @_lib
 def check_quantiles(q, scale):  # noqa: ANN001, ANN201
+    """NumPy divides percentiles by 100 before it checks them against [0, 1], so -5e-324 (which
+    divides to -0.0) is a valid percentile."""
     for i in range(q.shape[0]):
-        x = q[i]
-        if not (x >= 0 and x <= scale):
+        x = q[i] / scale
+        if not (x >= 0 and x <= 1):
             if scale == 1:
                 raise ValueError("Quantiles must be in the range [0, 1]")
             raise ValueError("Percentiles must be in the range [0, 100]")

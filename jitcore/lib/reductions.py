@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitcore.errors import SourceLoc, TypingError
+from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
@@ -251,68 +251,4 @@ for _name, (_kernel, _result) in REDUCTIONS.items():
 # cumsum and cumprod (with axis=) are in `npstats`.
 
 
-_DOT_NOTES = "1-D and 2-D operands (1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D)"
-
-
-def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolved:
-    """np.dot / `@` for 1-D.1-D, 2-D.1-D and 2-D.2-D, in NumPy's result dtype."""
-    if len(args) != 2 or not all(isinstance(a.type, T.Array) for a in args):
-        raise TypingError("np.dot and @ need two arrays here", loc=loc)
-    ta, tb = args[0].type, args[1].type
-    assert isinstance(ta, T.Array) and isinstance(tb, T.Array)
-    dtype = T.from_dtype(np.result_type(ta.dtype.dtype, tb.dtype.dtype))
-    if dtype.is_bool:
-        raise TypingError("np.dot of boolean arrays is not supported", loc=loc)
-    shapes = (ta.ndim, tb.ndim)
-    contiguous = {1: T.Array(dtype, 1, "C"), 2: T.Array(dtype, 2, "C")}
-    if shapes == (1, 1):
-        resolved = _call("dot_vv", [contiguous[1], contiguous[1]])
-        out_t: T.Type = dtype
-    elif shapes == (2, 1):
-        resolved = _call("dot_mv", [contiguous[2], contiguous[1], contiguous[1]])
-        out_t = contiguous[1]
-    elif shapes == (1, 2):
-        resolved = _call("dot_vm", [contiguous[1], contiguous[2], contiguous[1]])
-        out_t = contiguous[1]
-    elif shapes == (2, 2):
-        resolved = _call("dot_mm", [contiguous[2], contiguous[2], contiguous[2]])
-        out_t = contiguous[2]
-    else:
-        raise TypingError(
-            f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported",
-            loc=loc,
-            hint="supported: 1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D",
-        )
-
-    def contiguous_copy(b: LowBuilder, a: ir.Value) -> ir.Value:
-        t = a.type
-        assert isinstance(t, T.Array)
-        if t.layout == "C" and t.dtype == dtype:
-            return a
-        return A.copy_as(b, a, dtype)
-
-    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        x, y = contiguous_copy(b, v[0]), contiguous_copy(b, v[1])
-        if shapes == (1, 1):
-            return resolved.lower(b, [x, y], {})  # type: ignore[misc]
-        if shapes == (2, 1):
-            out = A.allocate(b, dtype, [A.shape_of(b, x, 0)], "C")
-            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-        if shapes == (1, 2):
-            out = A.allocate(b, dtype, [A.shape_of(b, y, 1)], "C")
-            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-        out = A.allocate(b, dtype, [A.shape_of(b, x, 0), A.shape_of(b, y, 1)], "C")
-        return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-
-    return Resolved((None, None), out_t, lower)
-
-
-@register_function(np.dot, params="a: array, b: array", notes=_DOT_NOTES)
-def _dot(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-    if kwargs:
-        return None
-    return resolve_matmul(args)
-
-
-register_function(np.matmul, params="a: array, b: array", notes=_DOT_NOTES)(_dot)
-register_method(T.Array, "dot", params="b: array", notes=_DOT_NOTES)(_dot)
+# np.dot, np.matmul, `@` and ndarray.dot are in `matmul`.

@@ -160,14 +160,11 @@ def float_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     ):
         n = int(y.value)
         if 0 <= n <= 4:
-            result: ir.Value = ir.Const(1.0, type=x.type)
+            # (a constant `x` is multiplied too: `2.5 ** 2` is 6.25, found by the fuzzer)
+            result: ir.Value | None = None
             for _ in range(n):
-                result = (
-                    x
-                    if result is not None and isinstance(result, ir.Const)
-                    else b.binop("mul", result, x)
-                )
-            return result
+                result = x if result is None else b.binop("mul", result, x)
+            return ir.Const(1.0, type=x.type) if result is None else result
     if isinstance(y, ir.Const):
         return b.intrinsic("pow", [x, y], cast(T.Type, x.type))
     return _pow_small_integer_or_call(b, x, y)

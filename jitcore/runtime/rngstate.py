@@ -39,7 +39,15 @@ VOID = ll.VoidType()
 
 STATE = "jitcore_rt_random_state"
 FORKS = "jitcore_rt_random_forks"  # i64: bumped in a forked child, re-seeds every state
-EXPORTS = (STATE, FORKS)
+# Draws from a NumPy bit generator's C interface (`bitgen_t`): name -> (offset of the function
+# pointer in the struct, the LLVM type it returns)
+BITGEN_DRAWS = {
+    "jitcore_rt_bitgen_next_uint64": (8, ll.IntType(64)),
+    "jitcore_rt_bitgen_next_uint32": (16, ll.IntType(32)),
+    "jitcore_rt_bitgen_next_double": (24, ll.DoubleType()),
+}
+LIBM_EXP = "jitcore_rt_libm_exp"  # the C library's exp, as NumPy's C code calls it
+EXPORTS = (STATE, FORKS, *BITGEN_DRAWS, LIBM_EXP)
 
 KEY_WORDS = 624
 WORDS = 626  # the key, pos and has_gauss: the uint32 view of the state
@@ -66,6 +74,35 @@ def emit(module: ll.Module) -> None:
     make_key = _emit_make_key(module, key, once)
     reseed = _emit_reseed(module)
     _emit_state(module, key, once, forks, make_key, reseed)
+    for name, (offset, ret) in BITGEN_DRAWS.items():
+        _emit_bitgen_draw(module, name, offset, ret)
+    _emit_libm_exp(module)
+
+
+def _emit_libm_exp(module: ll.Module) -> None:
+    """`LIBM_EXP(ptr out, double x) -> null`: `*out = exp(x)` of the C library. Compiled
+    `math.exp` is jitcore's own (Cephes, within an ULP of the C library's, vectorizable); a
+    distribution that compares against `exp` (Poisson's `exp(-lam)`) needs NumPy's exact one."""
+    fn = ll.Function(module, ll.FunctionType(PTR, [PTR, ll.DoubleType()]), name=LIBM_EXP)
+    out, x = fn.args
+    exp = _declare(module, "exp", ll.DoubleType(), [ll.DoubleType()])
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    b.store(b.call(exp, [x]), out)
+    b.ret(NULL)
+
+
+def _emit_bitgen_draw(module: ll.Module, name: str, offset: int, ret: ll.Type) -> None:
+    """`name(ptr out, ptr bitgen) -> null`: `*out = bitgen->next_*(bitgen->state)` (the kernel
+    calling convention, so that compiled code calls it as any native callee)."""
+    fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR]), name=name)
+    out, bitgen = fn.args
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    state = b.load(bitgen, typ=PTR)
+    fnty = ll.FunctionType(ret, [PTR])
+    draw = b.load(b.gep(bitgen, [I64(offset)], source_etype=I8), typ=fnty.as_pointer())
+    value = b.call(draw, [state])
+    b.store(value, out)
+    b.ret(NULL)
 
 
 def _declare(module: ll.Module, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:

@@ -102,6 +102,21 @@ def test_exponential(s, scale, n):
     assert_exact(exponentials, s, scale, n)
 
 
+def poissons(s, lam, n):
+    np.random.seed(s)
+    return np.random.poisson(lam), np.random.poisson(lam, n), np.random.poisson(size=(2, n))
+
+
+LAMS = st.one_of(st.floats(0, 12), st.floats(0, 1e12), st.sampled_from([0.0, 9.999, 10.0, 1e18]))
+
+
+@given(SEEDS, LAMS, SIZES)
+def test_poisson(s, lam, n):
+    """Multiplication of uniforms below lam = 10 (against the C library's exp(-lam), as
+    NumPy), PTRS with NumPy's log-gamma series from 10 on."""
+    assert_exact(poissons, s, lam, n)
+
+
 def draws_across_calls(n):
     return np.random.random(n), np.random.standard_normal(n)
 
@@ -314,6 +329,11 @@ def bad_uniform(s, low, high):
     return np.random.uniform(low, high, 2)
 
 
+def bad_poisson(s, lam):
+    np.random.seed(s)
+    return np.random.poisson(lam, 2)
+
+
 def bad_seed(s):
     np.random.seed(s)
     return np.random.random()
@@ -346,12 +366,18 @@ def bad_seed(s):
         (bad_choice_p, (1, np.array([np.nan, 0.5, 0.5]), True)),
         (bad_choice_p, (1, np.array([1.0, 0.0, 0.0]), False)),
         (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-9, 0.0]), True)),
+        (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-5, 0.0], dtype=np.float32), True)),
+        (bad_choice_p, (1, np.array([0.5, 0.5 + 1e-3, 0.0], dtype=np.float32), True)),
         (bad_scale, (1, -1.0)),
         (bad_scale, (1, -0.0)),
         (bad_scale, (1, np.nan)),
         (bad_uniform, (1, 0.0, np.inf)),
         (bad_uniform, (1, np.nan, 1.0)),
         (bad_uniform, (1, 2.0, 1.0)),
+        (bad_poisson, (1, -1.0)),
+        (bad_poisson, (1, np.nan)),
+        (bad_poisson, (1, 1e20)),
+        (bad_poisson, (1, np.inf)),
         (bad_seed, (-1,)),
         (bad_seed, (2**32,)),
         (bad_seed, (2**32 - 1,)),

@@ -278,3 +278,7 @@ def test_quantile_out_of_range_and_empty_raise_as_numpy() -> None:
     assert_same(quantile_scalar, np.arange(3.0), 1.5)
     assert_same(percentile_array, np.arange(3.0), np.array([101.0]))
     assert_same(quantile_scalar, np.zeros(0), 0.5)
+    # NumPy checks q / 100: a negative subnormal percentile divides to -0.0 and is valid
+    # (found by jitcheck's corner inputs)
+    assert_same(percentile_array, np.zeros(1), np.array([-5e-324]))
+    assert_same(percentile_array, np.arange(3.0), np.array([-1e-300]))
