@@ -254,7 +254,8 @@ def _reduction(fn: _Fn, dtype: str) -> Expr | None:
     if dtype == "f":
         ops += ["np.mean", ".mean"]
     op = fn.choose(ops)
-    text = f"{a.name}{op}()" if op.startswith(".") else f"{op}({a.name})"
+    whole = _sliced(fn, a)
+    text = f"{whole}{op}()" if op.startswith(".") else f"{op}({whole})"
     ty = "float" if dtype == "f" or "mean" in op else "int"
     bound = None
     if ty == "int":
@@ -281,7 +282,18 @@ def _statistic(fn: _Fn) -> Expr:
     form = fn.choose(_STATISTICS)
     if a.ty.endswith("2") and ("sum(" in form or "fsum" in form or "[" in form):
         form = "np.median({a})"
-    return Expr(f"float({form.format(a=a.name, q=fn.choose([0, 25, 50]))})", "float")
+    whole = _sliced(fn, a) if "[" not in form else a.name
+    return Expr(f"float({form.format(a=whole, q=fn.choose([0, 25, 50]))})", "float")
+
+
+def _sliced(fn: _Fn, a: Var) -> str:
+    """`a`, or a basic slice of it (a view: maybe empty, maybe strided, maybe reversed)."""
+    if fn.flag(0.6):
+        return a.name
+    lo, hi = fn.draw(st.integers(-3, 3)), fn.draw(st.integers(-3, 6))
+    step = fn.choose(["", ":2", ":-1", ":3"])
+    part = fn.choose([f"{lo}:{hi}{step}", f"{lo}:", f":{hi}", f"::{fn.choose([2, -1, -2])}"])
+    return f"{a.name}[{part}]" if a.ty.endswith("1") else f"{a.name}[{part}, {part}]"
 
 
 def _call(fn: _Fn, ret: Ty, depth: int) -> Expr | None:
@@ -774,7 +786,7 @@ def _for_array(fn: _Fn, indent: int) -> None:
         return _for(fn, indent)
     a = fn.choose(arrays)
     x = fn.fresh("x")
-    fn.emit(indent, f"for {x} in {a.name}:")
+    fn.emit(indent, f"for {x} in {_sliced(fn, a)}:")
     ty = "float" if a.ty == "f1" else "int"
     _loop_body(fn, indent + 1, Var(x, ty, a.bound, np=True, writable=False))
     return None
@@ -800,6 +812,16 @@ def _store(fn: _Fn, indent: int) -> None:
     if not arrays:
         return _assign(fn, indent)
     a = fn.choose(arrays)
+    sources = [
+        b for b in _array_vars(fn, (a.ty,))
+        if b.shape == a.shape and (a.ty[0] == "f" or _b_var(b) <= _b_var(a))
+    ]  # fmt: skip
+    if a.ty.endswith("1") and sources and fn.flag(0.25):
+        b, k = fn.choose(sources), fn.draw(st.integers(1, 3))
+        # equal lengths for every n (also overlapping, when b is a: copied as NumPy does)
+        target, source = fn.choose([(f"{k}:", f":{-k}"), (f":{k}", f"{-k}:"), (":", "::-1")])
+        fn.emit(indent, f"{a.name}[{target}] = {b.name}[{source}]")
+        return None
     e = expr(fn, "float" if a.ty[0] == "f" else "int", 1)
     if a.ty[0] == "i":
         assert a.bound is not None
@@ -817,6 +839,11 @@ def _store(fn: _Fn, indent: int) -> None:
     j = _index(fn, a.shape[1], f"{a.name}.shape[1]")
     fn.emit(indent, f"{a.name}[{i}, {j}] = {e.text}")
     return None
+
+
+def _b_var(v: Var) -> int:
+    assert v.bound is not None
+    return v.bound
 
 
 def _try(fn: _Fn, indent: int) -> None:
