@@ -456,7 +456,7 @@ def descriptor(module: ll.Module, exc: type, message: str) -> ll.Value:
     desc = ll.GlobalVariable(module, EXC_DESCRIPTOR, name=name)
     desc.global_constant = True
     desc.linkage = "private"
-    desc.initializer = ll.Constant(EXC_DESCRIPTOR, [exception_slot(module, exc), text])
+    desc.initializer = ll.Constant(EXC_DESCRIPTOR, [exception_slot(module, exc), text, NULL])
     return desc
 
 

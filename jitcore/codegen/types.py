@@ -23,7 +23,8 @@ F32, F64 = ll.FloatType(), ll.DoubleType()
 VOID = ll.VoidType()
 NULL = ll.Constant(PTR, None)
 # What a kernel returns when it raised: a pointer to `{ptr exception-class slot, ptr message}`.
-EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR])
+# class slot, message, ring tag (null: a static descriptor; else `runtime.excring`'s slot)
+EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR, PTR])
 
 
 def llvm_type(t: T.Type) -> ll.Type:
@@ -39,6 +40,8 @@ def llvm_type(t: T.Type) -> ll.Type:
         return ll.LiteralStructType([part, part])
     if isinstance(t, T.Tuple | T.Slice):
         return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.Optional):  # {present, value}: all zeros when None (`lib.optional`)
+        return ll.LiteralStructType([I1, llvm_type(t.inner)])
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])

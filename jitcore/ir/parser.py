@@ -108,7 +108,7 @@ def _tokenize(line: str) -> list[_Token]:
 
 
 TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
-TYPE_WORDS |= {"str", "dict", "set", "view", "list", "generator"}
+TYPE_WORDS |= {"str", "dict", "set", "view", "list", "generator", "optional"}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 
@@ -537,6 +537,10 @@ class _Parser:
         if word in ("dict", "set"):
             parts = list(self.sequence(")", self.type))
             return T.Dict(parts[0], parts[1]) if word == "dict" else T.Set(parts[0])
+        if word == "optional":
+            inner = self.type()
+            self.expect(")")
+            return T.Optional(inner)
         if word == "view":
             kind = self.take("name").text
             self.expect(",")

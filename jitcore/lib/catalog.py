@@ -21,6 +21,7 @@ from jitcore.lib import (
     builtins,
     containers,
     creation,
+    excformat,
     joining,
     lapack,
     lists,
@@ -63,6 +64,7 @@ RULE_MODULES = (
     shapes,
     joining,
     creation,
+    excformat,
 )
 
 BEGIN = "<!-- supported:begin -->"

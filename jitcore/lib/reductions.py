@@ -14,8 +14,9 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
-from jitcore.lib import npkernels
+from jitcore.lib import axisreduce, npkernels
 from jitcore.lib.loops import elementwise
+from jitcore.lib.npparallel import PARALLEL_KERNELS
 from jitcore.lib.nprows import (
     axes_arg,
     const_flag,
@@ -25,6 +26,7 @@ from jitcore.lib.nprows import (
     take_args,
     unrows_reduced,
 )
+from jitcore.lib.outlining import parallel_symbol
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -71,16 +73,16 @@ def _array_arg(args: list[Operand], what: str) -> T.Array:
     return args[0].type
 
 
-_ROW_OPS = {
-    "sum": 0,
-    "prod": 1,
-    "min": 2,
-    "max": 3,
-    "any": 4,
-    "all": 5,
-    "mean": 6,
-    "var": 7,
-    "std": 8,
+_ROW_KERNELS = {
+    "sum": "sum_rows",
+    "prod": "prod_rows",
+    "min": "min_rows",
+    "max": "max_rows",
+    "amin": "min_rows",
+    "amax": "max_rows",
+    "any": "any_rows",
+    "all": "all_rows",
+    "mean": "mean_rows",
 }
 
 # The parameters after the array, by reduction (NumPy's order).
@@ -127,7 +129,10 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         out = resolved.ret
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            return resolved.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
+            chosen = resolved
+            if parallel_symbol(b) is not None and kern in PARALLEL_KERNELS:
+                chosen = call_kernel(PARALLEL_KERNELS[kern], [T.Array(acc, 1, "C")])
+            return chosen.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
 
         return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
@@ -144,19 +149,27 @@ def _axis_reduction(
     kwargs: dict[str, Operand],
 ) -> Resolved:
     out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
+    empty_error = _EMPTY_REDUCTION.get(name)
+    if axisreduce.applies(name, t, axes, acc) and not keepdims:  # no transposing copy
+
+        def lower_first_axis(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return axisreduce.reduce_first_axis(b, v[0], name, acc, out_dtype, empty_error or "")
+
+        result_t = reduced_type(out_dtype, t.ndim, axes, keepdims)
+        return Resolved(
+            (None,) * len(args), result_t, lower_first_axis, kwargs=dict.fromkeys(kwargs)
+        )
     rows_t = T.Array(acc, 2, "C")
     out_t = T.Array(out_dtype, 1, "C")
     params = _PARAMS.get(name, _DEFAULT_PARAMS)
+    extra_args: list[ir.Value] = []
     if name.startswith("arg"):
         resolved = _call("argreduce_rows", [rows_t, out_t, T.I64])
-        op = 0 if name == "argmin" else 1
+        extra_args = [i64(0 if name == "argmin" else 1)]
     elif name in {"var", "std"}:
         resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
-        op = 0
     else:
-        resolved = _call("reduce_rows", [rows_t, out_t, T.I64])
-        op = _ROW_OPS[name]
-    empty_error = _EMPTY_REDUCTION.get(name)
+        resolved = _call(_ROW_KERNELS[name], [rows_t, out_t])
     ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -170,7 +183,7 @@ def _axis_reduction(
             ddof_v = i64(0) if ddof is None else b.cast(ddof, T.I64)
             extra = [ddof_v, ir.Const(name == "std", type=T.BOOL)]
         else:
-            extra = [i64(op)]
+            extra = extra_args
         resolved.lower(b, [r.rows, out, *extra], {})  # type: ignore[misc]
         return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
 

@@ -174,27 +174,13 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
             return _shift(b, op, x, y)
         if op in {"eq", "ne", "lt", "le", "gt", "ge"}:
             return b.cmp(op, x, y)
-        if op == "minimum":
-            return (
-                b.select(b.or_(b.cmp("lt", x, y), _isnan(b, x)), x, y)
-                if t.is_float
-                else b.select(b.cmp("lt", x, y), x, y)
-            )
-        if op == "maximum":
-            return (
-                b.select(b.or_(b.cmp("gt", x, y), _isnan(b, x)), x, y)
-                if t.is_float
-                else b.select(b.cmp("gt", x, y), x, y)
-            )
+        if op in {"minimum", "maximum"}:
+            return scalar.extreme(b, op, x, y)
         if op in {"arctan2", "hypot"}:
             return b.intrinsic({"arctan2": "atan2", "hypot": "hypot"}[op], [x, y], t)
         raise TypingError(f"no elementwise {op}")
 
     return emit
-
-
-def _isnan(b: LowBuilder, x: ir.Value) -> ir.Value:
-    return b.isnan(x)
 
 
 UFUNC_OF_OP = {
