@@ -8,7 +8,8 @@ into a column-major buffer (LAPACK overwrites it, and NumPy hands LAPACK the sam
 ordered copy, so factorizations agree with NumPy's to rounding), queries the routine's
 workspace size, calls it, and raises NumPy's `LinAlgError` when `info` says the matrix is
 singular, not positive definite, or the iteration did not converge. Results that LAPACK leaves
-column-major are returned as their transposed (Fortran-ordered) views. 2-D operands only.
+column-major are returned as their transposed (Fortran-ordered) views. 2-D operands; stacks
+(ndim > 2) for inv, det, slogdet, cholesky, eigh and eigvalsh (a loop over the matrices).
 
 Without SciPy every one of these is an UnsupportedError at compile time naming the extra.
 """
@@ -27,6 +28,8 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import arrays as A
 from jitcore.lib import blas
+from jitcore.lib import layout as L
+from jitcore.lib import shapes as S
 from jitcore.lib.nprows import take_args
 from jitcore.lib.registry import Operand, Resolved, call_kernel, register_function
 from jitcore.lib.registry import library_kernel as _lib
@@ -405,6 +408,66 @@ def matrix_rank_kernel(a, tol, mode, eps):  # noqa: ANN001, ANN201
     return count
 
 
+@_lib
+def square_stack(a3):  # noqa: ANN001, ANN201
+    if a3.shape[1] != a3.shape[2]:
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    return a3.shape[0], a3.shape[1]
+
+
+@_lib
+def inv_stack(a3):  # noqa: ANN001, ANN201
+    """inv of each matrix of a (count, n, n) stack."""
+    count, n = square_stack(a3)
+    out = np.empty((count, n, n), a3.dtype)
+    for i in range(count):
+        out[i] = inv_kernel(a3[i])
+    return out
+
+
+@_lib
+def det_stack(a3, cplx):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    out = np.empty(count, a3.dtype)
+    for i in range(count):
+        out[i] = det_kernel(a3[i], cplx)
+    return out
+
+
+@_lib
+def slogdet_stack(a3, cplx):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    signs = np.empty(count, a3.dtype)
+    logs = np.empty(count, np.float64)
+    for i in range(count):
+        sign, logdet = slogdet_kernel(a3[i], cplx)
+        signs[i] = sign
+        logs[i] = logdet
+    return signs, logs
+
+
+@_lib
+def cholesky_stack(a3, upper):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    out = np.empty((count, n, n), a3.dtype)
+    for i in range(count):
+        out[i] = cholesky_kernel(a3[i], upper)
+    return out
+
+
+@_lib
+def eigh_stack(a3, uplo, vectors):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    ws = np.empty((count, n), np.float64)
+    vs = np.empty((count, n, n), a3.dtype)
+    for i in range(count):
+        w, v = eigh_kernel(a3[i], uplo, vectors)
+        ws[i] = w
+        if vectors:
+            vs[i] = v
+    return ws, vs
+
+
 # --- the rules ------------------------------------------------------------------------------
 
 
@@ -425,12 +488,12 @@ def _matrix(op: Operand | None, name: str, what: str = "a") -> T.Array:
     return t
 
 
-def _two_d(t: T.Array, name: str) -> None:
+def _two_d(t: T.Array, name: str, stacks: bool = False) -> None:
     if t.ndim < 2:
         raise TypingError(
             f"{name}: {t.ndim}-dimensional array given. Array must be at least two-dimensional"
         )
-    if t.ndim > 2:
+    if t.ndim > 2 and not stacks:
         raise UnsupportedError(
             f"{name} of stacks of matrices ({t.ndim}-d) is not supported",
             hint="call it for each matrix in a loop",
@@ -489,17 +552,32 @@ def _resolved(
     extra: Extra | None = None,
     after: Callable[[LowBuilder, ir.Value], ir.Value] | None = None,
     after_type: Callable[[T.Type], T.Type] | None = None,
+    stack: Callable[..., object] | None = None,
 ) -> Resolved:
     """Call `kernel` on the first len(matrices) operands converted to `work` (then the values
-    `extra` computes) and narrow its result; `after` reshapes it (a vector's solution)."""
-    kinds = [T.Array(work, t.ndim, t.layout if t.dtype == work else "C") for t in matrices]
-    k = call_kernel(kernel, [*kinds, *extra_types])
-    ret = k.ret if after_type is None else after_type(k.ret)
+    `extra` computes) and narrow its result; `after` reshapes it (a vector's solution). A
+    stack of matrices (one operand of ndim > 2) goes to the `stack` kernel as (count, m, n),
+    and each array it returns gets the stack's leading axes back."""
+    batch = matrices[0].ndim - 2 if stack is not None else 0
+    if batch > 0:
+        k = call_kernel(stack, [T.Array(work, 3, "C"), *extra_types])  # type: ignore[arg-type]
+        ret = _unstacked(k.ret, batch)
+    else:
+        kinds = [T.Array(work, t.ndim, t.layout if t.dtype == work else "C") for t in matrices]
+        k = call_kernel(kernel, [*kinds, *extra_types])
+        ret = k.ret
+    ret = ret if after_type is None else after_type(ret)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         values = [_as(b, x, work) for x in v[: len(matrices)]]
         more = extra(b, v, kw) if extra is not None else []
-        result = k.lower(b, [*values, *more], {})  # type: ignore[misc]
+        if batch > 0:
+            shapes = L.shapes_of(b, values[0])
+            flat = [L.size_of(b, shapes[:batch]), *shapes[batch:]]
+            a3 = S.c_view_or_copy(b, values[0], flat)
+            result = _unstack(b, k.lower(b, [a3, *more], {}), shapes[:batch])  # type: ignore[misc]
+        else:
+            result = k.lower(b, [*values, *more], {})  # type: ignore[misc]
         if after is not None:
             result = after(b, result)
         return _narrow(b, result, single)
@@ -511,6 +589,28 @@ def _resolved(
         kwargs=dict.fromkeys(kwargs),
         may_raise=True,
     )
+
+
+def _unstacked(t: T.Type, batch: int) -> T.Type:
+    """The type of a stack kernel's result with its leading axis as `batch` axes."""
+    if isinstance(t, T.Array):
+        return T.Array(t.dtype, t.ndim - 1 + batch, "C")
+    if isinstance(t, T.Tuple):
+        return T.Tuple(tuple(_unstacked(i, batch) for i in t.items))
+    return t
+
+
+def _unstack(b: LowBuilder, v: ir.Value, batch: list[ir.Value]) -> ir.Value:
+    """A stack kernel's result (C arrays of leading axis count) viewed with the batch axes."""
+    t = v.type
+    if isinstance(t, T.Tuple):
+        return b.make_tuple([_unstack(b, b.extract(v, i), batch) for i in range(len(t.items))])
+    assert isinstance(t, T.Array)
+    shapes = [*batch, *L.shapes_of(b, v)[1:]]
+    out_t = _unstacked(t, len(batch))
+    assert isinstance(out_t, T.Array)
+    strides = L.contiguous_strides(b, shapes, t.dtype.dtype.itemsize, "C")
+    return L.make_view(b, v, out_t, L.data_of(b, v), shapes, strides)
 
 
 def _as(b: LowBuilder, a: ir.Value, dtype: T.Scalar) -> ir.Value:
@@ -538,43 +638,54 @@ def _const(op: Operand | None, default: Any, name: str, what: str) -> Any:
     return op.const
 
 
-def _one_matrix(name: str, kernel: Callable[..., object], flag: bool = False):  # noqa: ANN202
-    """The rule of a function of one matrix; `flag`: the kernel also takes whether the
-    matrix is complex."""
+def _one_matrix(
+    name: str, kernel: Callable[..., object], stack: Callable[..., object], flag: bool = False
+):  # noqa: ANN202
+    """The rule of a function of one matrix (or a stack of them); `flag`: the kernels also
+    take whether the matrix is complex."""
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         _check_available(name)
         ops = _params(args, kwargs, ["a"], name)
         t = _matrix(ops["a"], name)
-        _two_d(t, name)
+        _two_d(t, name, stacks=True)
         work, single = _common(t)
         if not flag:
-            return _resolved(kernel, [t], work, single, len(args), kwargs)
+            return _resolved(kernel, [t], work, single, len(args), kwargs, stack=stack)
         cplx = [ir.Const(work.is_complex, type=T.BOOL)]
         return _resolved(
-            kernel, [t], work, single, len(args), kwargs, (T.BOOL,), lambda b, v, kw: cplx
+            kernel,
+            [t],
+            work,
+            single,
+            len(args),
+            kwargs,
+            (T.BOOL,),
+            lambda b, v, kw: cplx,
+            stack=stack,
         )
 
     return rule
 
 
 _NOTES = "2-D arrays; SciPy's LAPACK ({}), `pip install jitcore[linalg]`"
+_STACK_NOTES = "2-D arrays or stacks of them; SciPy's LAPACK ({}), `pip install jitcore[linalg]`"
 
 register_function(
-    np.linalg.inv, listed_as="np.linalg.inv", params="a: array", notes=_NOTES.format("?gesv")
-)(_one_matrix("np.linalg.inv", inv_kernel))
+    np.linalg.inv, listed_as="np.linalg.inv", params="a: array", notes=_STACK_NOTES.format("?gesv")
+)(_one_matrix("np.linalg.inv", inv_kernel, inv_stack))
 register_function(
     np.linalg.det,
     listed_as="np.linalg.det",
     params="a: array",
-    notes=_NOTES.format("?getrf; sign * exp(logdet)"),
-)(_one_matrix("np.linalg.det", det_kernel, flag=True))
+    notes=_STACK_NOTES.format("?getrf; sign * exp(logdet)"),
+)(_one_matrix("np.linalg.det", det_kernel, det_stack, flag=True))
 register_function(
     np.linalg.slogdet,
     listed_as="np.linalg.slogdet",
     params="a: array",
-    notes=_NOTES.format("?getrf") + "; a plain tuple (sign, logabsdet)",
-)(_one_matrix("np.linalg.slogdet", slogdet_kernel, flag=True))
+    notes=_STACK_NOTES.format("?getrf") + "; a plain tuple (sign, logabsdet)",
+)(_one_matrix("np.linalg.slogdet", slogdet_kernel, slogdet_stack, flag=True))
 
 
 @register_function(
@@ -602,19 +713,27 @@ def _solve(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     np.linalg.cholesky,
     listed_as="np.linalg.cholesky",
     params="a: array, *, upper?: bool",
-    notes=_NOTES.format("?potrf") + "; reads the lower triangle",
+    notes=_STACK_NOTES.format("?potrf") + "; reads the lower triangle",
 )
 def _cholesky(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     name = "np.linalg.cholesky"
     _check_available(name)
     ops = _params(args, kwargs, ["a", "upper"], name)
     t = _matrix(ops["a"], name)
-    _two_d(t, name)
+    _two_d(t, name, stacks=True)
     upper = bool(_const(ops["upper"], False, name, "upper"))
     work, single = _common(t)
     flag = ir.Const(upper, type=T.BOOL)
     return _resolved(
-        cholesky_kernel, [t], work, single, len(args), kwargs, (T.BOOL,), lambda b, v, kw: [flag]
+        cholesky_kernel,
+        [t],
+        work,
+        single,
+        len(args),
+        kwargs,
+        (T.BOOL,),
+        lambda b, v, kw: [flag],
+        stack=cholesky_stack,
     )
 
 
@@ -632,7 +751,7 @@ def _eigh(vectors: bool):  # noqa: ANN202
         _check_available(name)
         ops = _params(args, kwargs, ["a", "UPLO"], name)
         t = _matrix(ops["a"], name)
-        _two_d(t, name)
+        _two_d(t, name, stacks=True)
         uplo = _uplo(ops["UPLO"], name)
         work, single = _common(t)
         consts = [ir.Const(uplo, type=T.I64), ir.Const(vectors, type=T.BOOL)]
@@ -651,6 +770,7 @@ def _eigh(vectors: bool):  # noqa: ANN202
             lambda b, v, kw: consts,
             after=None if vectors else first,
             after_type=None if vectors else (lambda r: r.items[0]),  # type: ignore[attr-defined]
+            stack=eigh_stack,
         )
 
     return rule
@@ -660,13 +780,13 @@ register_function(
     np.linalg.eigh,
     listed_as="np.linalg.eigh",
     params="a: array, UPLO?: str",
-    notes=_NOTES.format("?syevd/?heevd") + "; a plain tuple (eigenvalues, eigenvectors)",
+    notes=_STACK_NOTES.format("?syevd/?heevd") + "; a plain tuple (eigenvalues, eigenvectors)",
 )(_eigh(True))
 register_function(
     np.linalg.eigvalsh,
     listed_as="np.linalg.eigvalsh",
     params="a: array, UPLO?: str",
-    notes=_NOTES.format("?syevd/?heevd"),
+    notes=_STACK_NOTES.format("?syevd/?heevd"),
 )(_eigh(False))
 
 

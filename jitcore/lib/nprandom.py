@@ -56,6 +56,25 @@ def _state_words(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((), WORDS_T, lower, may_raise=True)
 
 
+@register_function(K.draw_double)
+def _draw_double(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    """The legacy stream's double (the `next_double` kernel) or a Generator's."""
+    if len(args) != 1 or kwargs or args[0].type not in (WORDS_T, T.GENERATOR):
+        raise TypingError("draw_double() takes the state words or a Generator")
+    if args[0].type == T.GENERATOR:
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+            return b.native_call(rngstate.BITGEN_NEXT_DOUBLE, [v[0]], T.F64)
+
+        return Resolved((None,), T.F64, lower, may_raise=True)
+    k = call_kernel(K.next_double, [WORDS_T])
+
+    def lower_words(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        return _call(b, k, [v[0]])
+
+    return Resolved((None,), T.F64, lower_words, may_raise=True)
+
+
 @register_function(K.libm_exp)
 def _libm_exp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     if len(args) != 1 or kwargs:

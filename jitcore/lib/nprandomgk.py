@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from jitcore.lib.nprandomk import _cdf, _search_right
+from jitcore.lib.nprandomk import _cdf, _search_right, check_lam, poisson_one
 from jitcore.lib.registry import library_kernel as _lib
 
 U32_MAX = 0xFFFFFFFF
@@ -444,4 +444,24 @@ def choice_indices_p(g, pop, is_array, size, replace, p, atol):  # noqa: ANN001,
                 taken[j] = True
                 flat[found] = j
                 found += 1
+    return out
+
+
+# --- Poisson ---------------------------------------------------------------------------------
+
+
+@_lib
+def poisson(g, lam):  # noqa: ANN001, ANN201
+    """`random_poisson`, NumPy's legacy functions and Generators share it (`poisson_one`)."""
+    check_lam(lam)
+    return poisson_one(g, lam)
+
+
+@_lib
+def poisson_size(g, lam, size):  # noqa: ANN001, ANN201
+    check_lam(lam)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    for i in range(flat.shape[0]):
+        flat[i] = poisson_one(g, lam)
     return out

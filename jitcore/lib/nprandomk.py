@@ -46,6 +46,13 @@ def state_words() -> np.ndarray:
     raise RuntimeError("state_words() is a primitive of compiled code")
 
 
+def draw_double(source: object) -> float:
+    """A double in [0, 1) from `source`: this thread's MT19937 state words (NumPy's legacy
+    53-bit double) or a passed-in Generator (its bit generator's `next_double`). A primitive
+    of compiled code, so that one kernel serves both (`poisson_one`)."""
+    raise RuntimeError("draw_double() is a primitive of compiled code")
+
+
 def libm_exp(x: float) -> float:
     """The C library's `exp` (a primitive of compiled code: NumPy's C code calls it, and
     compiled `math.exp` is jitcore's own, which may differ in the last bit)."""
@@ -743,18 +750,19 @@ def loggam(x):  # noqa: ANN001, ANN201
 
 
 @_lib
-def poisson_one(st, lam):  # noqa: ANN001, ANN201
-    """One Poisson deviate (`random_poisson`): multiplication of uniforms below lam = 10,
-    Hormann's PTRS transformed rejection from 10 on."""
+def poisson_one(source, lam):  # noqa: ANN001, ANN201
+    """One Poisson deviate (`random_poisson`, which NumPy's legacy functions and Generators
+    share): multiplication of uniforms below lam = 10, Hormann's PTRS transformed rejection
+    from 10 on. `source` is the legacy state words or a passed-in Generator."""
     if lam == 0.0:
         return np.int64(0)
     if lam < 10.0:
         enlam = libm_exp(-lam)
         x = np.int64(0)
-        prod = next_double(st)
+        prod = draw_double(source)
         while prod > enlam:
             x += 1
-            prod *= next_double(st)
+            prod *= draw_double(source)
         return x
     slam = math.sqrt(lam)
     loglam = math.log(lam)
@@ -765,8 +773,8 @@ def poisson_one(st, lam):  # noqa: ANN001, ANN201
     k = np.int64(0)
     done = False
     while not done:
-        u = next_double(st) - 0.5
-        v = next_double(st)
+        u = draw_double(source) - 0.5
+        v = draw_double(source)
         us = 0.5 - abs(u)
         k = np.int64(math.floor((2 * a / us + b) * u + lam + 0.43))
         if us >= 0.07 and v <= vr:
@@ -778,7 +786,7 @@ def poisson_one(st, lam):  # noqa: ANN001, ANN201
 
 
 @_lib
-def _check_lam(lam):  # noqa: ANN001, ANN201
+def check_lam(lam):  # noqa: ANN001, ANN201
     if not lam >= 0.0:
         raise ValueError("lam < 0 or lam is NaN")
     if lam > POISSON_LAM_MAX:
@@ -787,13 +795,13 @@ def _check_lam(lam):  # noqa: ANN001, ANN201
 
 @_lib
 def poisson(lam):  # noqa: ANN001, ANN201
-    _check_lam(lam)
+    check_lam(lam)
     return np.int64(poisson_one(state_words(), lam))
 
 
 @_lib
 def poisson_size(lam, size):  # noqa: ANN001, ANN201
-    _check_lam(lam)
+    check_lam(lam)
     out = np.empty(size, np.int64)
     flat = out.reshape(out.size)
     st = state_words()

@@ -442,3 +442,46 @@ def test_without_scipy_linalg_is_an_unsupported_error_naming_the_extra(
 
     with pytest.raises(UnsupportedError, match=r"pip install jitcore\[linalg\]"):
         jit(mode="compiled")(solve_it)(np.eye(2), np.ones(2))
+
+
+# --- stacks of matrices -----------------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    batch=st.lists(st.integers(0, 3), min_size=1, max_size=2),
+    n=st.integers(0, 4),
+    dtype=st.sampled_from(DTYPES),
+    layout=st.sampled_from(LAYOUTS),
+    seed=st.integers(0, 99),
+)
+def test_stacks_of_matrices(batch: list, n: int, dtype: str, layout: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = laid_out(_values(rng, (*batch, n, n), dtype), layout)
+    h = a @ np.swapaxes(a.conj(), -1, -2) + 3 * np.eye(n, dtype=a.dtype)
+    h = laid_out(np.ascontiguousarray(h), layout)
+    eps = _eps(a)
+    for f, x in ((inv, a), (det, a), (cholesky, h), (eigvalsh, h)):
+        both = _same_outcome(f, x)
+        if both is None:
+            continue
+        got, expected = both
+        matrices = a.reshape(-1, n, n) if a.size else []
+        if f is inv and not all(_cond(m) < 1e6 for m in matrices):
+            continue
+        scale = float(np.abs(expected[np.isfinite(expected)]).max(initial=1.0))
+        _close(got, expected, eps, scale)
+    (sign, logdet), expected = _same_outcome(slogdet, a)  # type: ignore[misc]
+    _close(sign, expected.sign, eps * 10)
+    _close(logdet, expected.logabsdet, eps, float(np.abs(expected.logabsdet).max(initial=1.0)))
+    (w, v), (ew, ev) = _same_outcome(eigh, h)  # type: ignore[misc]
+    _close(w, ew, eps, float(np.abs(h).max(initial=1.0)))
+    assert v.shape == ev.shape and v.dtype == ev.dtype
+    np.testing.assert_allclose(h @ v, v * w[..., None, :], atol=1e3 * eps * max(1.0, n * 10.0))
+
+
+def test_a_stack_of_non_square_matrices_raises() -> None:
+    with pytest.raises(LinAlgError):
+        compiled(inv)(np.ones((2, 3, 4)))
+    with pytest.raises(UnsupportedError, match="stacks"):
+        compiled(svd)(np.ones((2, 3, 4)))

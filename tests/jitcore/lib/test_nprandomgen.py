@@ -118,6 +118,20 @@ def test_integers_dtypes(seed, n, bits):
     assert_same_stream(small_ints, seed, n, bits=bits)
 
 
+def poissons(g, lam, n):
+    return g.poisson(lam), g.poisson(lam, n), g.poisson(size=(2, n))
+
+
+@given(SEEDS, st.one_of(st.floats(0, 12), st.floats(0, 1e12)), SIZES, BIT_GENERATORS)
+def test_poisson(seed, lam, n, bits):
+    """NumPy's `random_poisson`, the legacy functions' too, drawing the Generator's doubles."""
+    assert_same_stream(poissons, seed, lam, n, bits=bits)
+
+
+def bad_poisson(g, lam):
+    return g.poisson(lam, 2)
+
+
 def choices(g, pop, n, a):
     return (
         g.choice(pop),
@@ -239,6 +253,9 @@ def bad_size(g, n):
         (bad_choice_p, (np.array([0.5, 0.5]),)),
         (bad_choice_p, (np.array([0.5, 0.5 + 1e-5, 0.0], dtype=np.float32),)),
         (bad_size, (-1,)),
+        (bad_poisson, (-1.0,)),
+        (bad_poisson, (np.nan,)),
+        (bad_poisson, (1e20,)),
     ],
 )
 def test_bad_arguments_raise_numpys_errors(f, args):
