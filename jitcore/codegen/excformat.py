@@ -13,6 +13,9 @@ from jitcore.codegen.types import I8, I32, I64, PTR, declare_global, exception_s
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.runtime import excring as R
+from jitcore.runtime.excring import VALUE
+
+__all__ = ["VALUE", "emit_exc_formatted", "value_code", "write_formatted"]
 
 if TYPE_CHECKING:
     from jitcore.codegen.kernel import KernelGen
@@ -21,7 +24,20 @@ RING_T = ll.ArrayType(R.SLOT, R.SLOTS)
 
 
 def emit_exc_formatted(g: KernelGen, i: ir.ExcFormatted) -> ll.Value:
-    b, module = g.b, g.module
+    values = [(g.value(v), cast(T.Type, v.type)) for v in i.values]
+    return write_formatted(g.b, i.exc, i.template, i.style, i.codes, values)
+
+
+def write_formatted(
+    b: ll.IRBuilder,
+    exc: type,
+    template: str,
+    style: int,
+    codes: str,
+    values: list[tuple[ll.Value, T.Type]],
+) -> ll.Value:
+    """Claim a ring descriptor and write the raise into it; returns the descriptor."""
+    module = b.module
     ring = declare_global(module, R.RING, RING_T)
     counter = declare_global(module, R.RING_NEXT, I64)
     claimed = b.atomic_rmw("add", counter, I64(1), "monotonic")
@@ -33,31 +49,40 @@ def emit_exc_formatted(g: KernelGen, i: ir.ExcFormatted) -> ll.Value:
 
     seq = field(R.SEQ)
     b.atomic_rmw("add", seq, I64(1), "acq_rel")  # odd: being written
-    b.store(exception_slot(module, i.exc), field(R.CLASS))
-    b.store(_c_string(module, i.template), field(R.MESSAGE))
+    b.store(exception_slot(module, exc), field(R.CLASS))
+    b.store(_c_string(module, template), field(R.MESSAGE))
     b.store(ring_ptr, field(R.TAG))
-    b.store(I64(i.style), field(R.STYLE))
-    b.store(I64(len(i.values)), field(R.NARGS))
-    b.store(_c_string(module, i.codes), field(R.CODES))
+    b.store(I64(style), field(R.STYLE))
+    b.store(I64(len(values)), field(R.NARGS))
+    b.store(_c_string(module, codes), field(R.CODES))
     used: ll.Value = I64(0)
-    for k, value in enumerate(i.values):
+    for k, (value, t) in enumerate(values):
         cell = b.gep(
             field(R.VALUES),
             [I32(0), I32(k)],
             inbounds=True,
             source_etype=R.SLOT.elements[R.VALUES],
         )
-        t = cast(T.Type, value.type)
         if isinstance(t, T.Str):
-            used = _copy_text(b, field(R.TEXT), cell, g.value(value), used)
+            used = _copy_text(b, field(R.TEXT), cell, value, used)
         elif isinstance(t, T.Scalar) and t.is_bool:
             b.store(I64(0), cell)
-            b.store(b.zext(g.value(value), I8), cell)
+            b.store(b.zext(value, I8), cell)
         else:
             b.store(I64(0), cell)
-            b.store(g.value(value), cell)
+            b.store(value, cell)
     b.atomic_rmw("add", seq, I64(1), "release")  # even again: complete
     return slot
+
+
+def value_code(t: T.Type, python: bool = True) -> str | None:
+    """The code `runtime.excring.message` reads a value of type `t` back by, or None if a
+    message cannot carry one (complex numbers, tuples, containers)."""
+    if isinstance(t, T.Str):
+        return "str"
+    if isinstance(t, T.Scalar) and not t.is_complex:
+        return f"{t.dtype.str}:{'py' if python else 'np'}"
+    return None
 
 
 def _copy_text(
