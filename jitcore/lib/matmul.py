@@ -331,10 +331,10 @@ def _stack(ta: T.Array, tb: T.Array, dtype: T.Scalar, mismatch: str):  # noqa: A
         xs, xst = _matrix_dims(b, x, row=True)
         ys, yst = _matrix_dims(b, y, row=False)
         b.raise_if(b.cmp("ne", xs[-1], ys[-2]), ValueError, mismatch)
-        batch = _broadcast_batch(b, xs[:-2], ys[:-2], nd - 2)
+        batch = broadcast_batch(b, xs[:-2], ys[:-2], nd - 2)
         out = L.allocate(b, dtype, [*batch, xs[-2], ys[-1]], "C")
-        xv = _broadcast_view(b, x, xs, xst, batch, view_t)
-        yv = _broadcast_view(b, y, ys, yst, batch, view_t)
+        xv = broadcast_view(b, x, xs, xst, batch, view_t)
+        yv = broadcast_view(b, y, ys, yst, batch, view_t)
         k.lower(b, [xv, yv, out], {})  # type: ignore[misc]
         if ret_nd == nd:
             return out
@@ -369,8 +369,8 @@ def _matrix_dims(
     return shapes, strides
 
 
-def _broadcast_batch(
-    b: LowBuilder, xs: list[ir.Value], ys: list[ir.Value], n: int
+def broadcast_batch(
+    b: LowBuilder, xs: list[ir.Value], ys: list[ir.Value], n: int, what: str = "matmul"
 ) -> list[ir.Value]:
     """The broadcast of two batch shapes (NumPy's rules), aligned at the end."""
     xs = [i64(1)] * (n - len(xs)) + xs
@@ -378,12 +378,12 @@ def _broadcast_batch(
     out = []
     for x, y in zip(xs, ys):
         ok = b.or_(b.or_(b.cmp("eq", x, y), b.cmp("eq", x, i64(1))), b.cmp("eq", y, i64(1)))
-        b.raise_if(b.not_(ok), ValueError, "matmul: operands could not be broadcast together")
+        b.raise_if(b.not_(ok), ValueError, f"{what}: operands could not be broadcast together")
         out.append(b.select(b.cmp("eq", x, i64(1)), y, x))
     return out
 
 
-def _broadcast_view(
+def broadcast_view(
     b: LowBuilder,
     a: ir.Value,
     shapes: list[ir.Value],
