@@ -289,12 +289,17 @@ def random_float32(g):
     return g.random(dtype=np.float32)
 
 
+def normal_of_generator(g):
+    return g.normal()
+
+
 @pytest.mark.parametrize(
     ("f", "arg"),
     [
         (returns_generator, np.random.default_rng(1)),
         (makes_generator, 1),
         (random_float32, np.random.default_rng(1)),
+        (normal_of_generator, np.random.default_rng(1)),
     ],
 )
 def test_unsupported_uses_are_compile_errors(f, arg):
