@@ -13,7 +13,7 @@ $(BIN)/python:
 
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,distributed]"
+	$(BIN)/python -m pip install --quiet -e ".[test,distributed,linalg]"
 	touch $(STAMP)
 
 # The main job on the bundled kernels: Python vs compiled results and times, then jitcheck's

@@ -108,8 +108,11 @@ def best_time(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int = 5) ->
     return best
 
 
-def main() -> None:
+def main(only: str = "") -> None:
+    """Every case, or those whose name contains `only` (`python -m benchmarks.npalgo @`)."""
     for case in CASES:
+        if only not in case.name:
+            continue
         args = case.inputs()
         expected = case.kernel(*args)
         impls: dict[str, Any] = {"numpy": case.kernel, "jitcore": jitcore_version(case)}
@@ -119,7 +122,7 @@ def main() -> None:
         for name, fn in impls.items():
             try:
                 check(fn(*args), expected)
-            except Exception as exc:  # noqa: BLE001 - Numba's @ needs SciPy (not installed)
+            except Exception as exc:  # noqa: BLE001 - Numba's @ needs SciPy (an optional extra)
                 print(f"{case.name:32} {name}: {type(exc).__name__}: {str(exc)[:60]}")  # noqa: T201
                 continue
             times[name] = best_time(fn, args)
@@ -131,4 +134,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(sys.argv[1] if len(sys.argv) > 1 else "")

@@ -9,6 +9,7 @@ for bit before anything is timed."""
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -68,6 +69,15 @@ def permutation(n):
     return np.random.permutation(n)
 
 
+def generator_random(g, n):
+    """A np.random.Generator passed in: drawn from in place."""
+    return g.random(n)
+
+
+def generator_integers(g, n):
+    return g.integers(0, 1000, n)
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -85,6 +95,8 @@ CASES = (
     Case("choice 1e6 of 1000", choice, lambda: (N,)),
     Case("shuffle 1e6 float64", shuffle, lambda: (np.arange(float(N)),)),
     Case("permutation 1e6", permutation, lambda: (N,)),
+    Case("Generator.random 1e6", generator_random, lambda: (np.random.default_rng(SEED), N)),
+    Case("Generator.integers 1e6", generator_integers, lambda: (np.random.default_rng(SEED), N)),
 )
 BY_NAME = {c.name: c for c in CASES}
 
@@ -105,8 +117,11 @@ def check(result: Any, expected: Any) -> None:
 
 
 def fresh(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Copies of array arguments (shuffle works in place)."""
-    return tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+    """Copies of array arguments (shuffle works in place) and of Generators (each run draws
+    the same stream)."""
+    return tuple(
+        copy.deepcopy(a) if isinstance(a, np.ndarray | np.random.Generator) else a for a in args
+    )
 
 
 def best_time(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int = 5) -> float:

@@ -3,7 +3,8 @@
     python -m benchmarks.parallel            # one table, best of a few runs per row
     JITCORE_NUM_THREADS=2 python -m benchmarks.parallel
 
-Each kernel is written once, with `prange`; "serial" is the same function compiled without
+Each kernel is written once, with `prange` (or as array expressions, which `parallel=True`
+runs in chunks on the threads); "serial" is the same function compiled without
 `parallel=True` (prange is then range), Numba gets the same code with `numba.prange`. The
 pytest-benchmark form of these rows is `benchmarks/test_parallel.py`. Also timed: two Python
 threads calling one `nogil=True` function against one thread.
@@ -95,6 +96,16 @@ def nbody_step(pos, vel, mass, dt):  # noqa: ANN001, ANN201
         pos[i, 2] += dt * vel[i, 2]
 
 
+def array_expression(a, b):  # noqa: ANN001, ANN201
+    """A fused array expression (no prange: `parallel=True` runs its loop in chunks)."""
+    return np.exp(-a * a) * 0.5 + np.sin(b) * a
+
+
+def total_of_squares(a):  # noqa: ANN001, ANN201
+    """np.sum of an expression: the parallel sum is NumPy's pairwise sum, bit for bit."""
+    return np.sum(a * a)
+
+
 def _rng() -> np.random.Generator:
     return np.random.default_rng(2026)
 
@@ -130,6 +141,15 @@ CASES = [
             1e-3,
         ),
         True,
+    ),
+    ParallelCase(
+        "array_expression",
+        array_expression,
+        lambda: (_rng().standard_normal(4_000_000), _rng().standard_normal(4_000_000)),
+        True,
+    ),
+    ParallelCase(
+        "total_of_squares", total_of_squares, lambda: (_rng().standard_normal(8_000_000),), False
     ),
 ]
 BY_NAME = {c.name: c for c in CASES}

@@ -78,3 +78,14 @@ def parallel_stats(a: Array[np.float64, 1], t: float) -> tuple:
         s += a[i]
         hi = max(hi, a[i])
     return n, s, hi
+
+
+@jit(mode="compiled")
+def first_above(a: Array[np.float64, 1], t: float) -> int | None:
+    """README "Optional values": an index, or None when no element exceeds `t`."""
+    idx = None
+    for i in range(a.shape[0]):
+        if a[i] > t:
+            idx = i
+            break
+    return idx

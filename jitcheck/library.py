@@ -54,6 +54,14 @@ SKIP: dict[str, str] = {
     "np.ones": "takes a shape, as np.zeros",
     "np.full": "takes a shape, as np.zeros",
     "@": "needs arrays of matching shapes (the bundled kernels' matmul checks it)",
+    **{
+        f"np.linalg.{f}": "takes 2-D (mostly square, Hermitian or definite) matrices "
+        "(tests/jitcore/lib/test_lapack.py)"
+        for f in (
+            "inv det slogdet solve cholesky eigh eigvalsh eig eigvals svd qr lstsq pinv "
+            "matrix_rank"
+        ).split()
+    },
     "[]": "indexing has its own tests and needs in-range indices",
     "is": "`x is None` takes None, nothing to draw",
     "in": "`x in (a, b)` takes a tuple written in the source",

@@ -97,14 +97,17 @@ def _python_result(stored: object) -> object:
 
 # Modules of jitcore's own whose jitted functions an entry may name before anything imported
 # them (a warm cache must not need the compiler): the only modules ever imported for an entry.
-_OWN_MODULES = {"jitcore.lib.npkernels"}
+_OWN_MODULES = {"jitcore.lib.npkernels", "jitcore.lib.matmul", "jitcore.lib.lapack"}
+# ... and every other library-kernel module of `jitcore.lib` (npsortk, nprandomk, ...): a cached
+# caller of `np.sort` or `np.random.randint` names them, and they import only the registry.
+_OWN_PACKAGE = "jitcore.lib."
 
 
 def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
     """The jitted function `module.qualname`, if its module is already imported (names read
     from an entry are never imported, except jitcore's own library kernels)."""
     obj: Any = sys.modules.get(module)
-    if obj is None and module in _OWN_MODULES:
+    if obj is None and (module in _OWN_MODULES or module.startswith(_OWN_PACKAGE)):
         obj = importlib.import_module(module)
     if obj is None:
         return None

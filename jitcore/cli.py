@@ -1,8 +1,9 @@
-"""The `jitcore` command: manage the compile cache.
+"""The `jitcore` command: manage the compile cache, summarize a compile log.
 
 jitcore cache list  [--json]                    function, signature, size, age of each entry
 jitcore cache info  [--json]                    directory, number of entries, total size
 jitcore cache clear [--older-than DAYS] [--json]
+jitcore compile-log FILE [--json]               what a JITCORE_COMPILE_LOG run compiled
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from jitcore import cache
+from jitcore import cache, compilelog
 
 
 def _human_size(n: float) -> str:
@@ -94,6 +95,24 @@ def cmd_clear(directory: Path, older_than: float | None, as_json: bool) -> int:
     return 0
 
 
+def cmd_compile_log(path: Path, as_json: bool) -> int:
+    summary = compilelog.summarize(path)
+    if as_json:
+        print(json.dumps(summary, indent=2))
+        return 0
+    share = summary["compiled"] / max(1, summary["functions"])
+    print(
+        f"{summary['functions']} functions: {summary['compiled']} compiled ({share:.0%}), "
+        f"{summary['rejected']} rejected"
+    )
+    for error, count in summary["by_error"].items():
+        print(f"  {error}: {count}")
+    print("most frequent reasons:")
+    for reason, count in summary["reasons"]:
+        print(f"  {count:4d}  {reason}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="jitcore", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -117,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
                 metavar="DAYS",
                 help="only entries older than DAYS days",
             )
+    log_parser = sub.add_parser("compile-log", help="summarize a JITCORE_COMPILE_LOG file")
+    log_parser.add_argument("file", type=Path)
+    log_parser.add_argument("--json", action="store_true", help="machine-readable output")
     args = parser.parse_args(argv)
+    if args.command == "compile-log":
+        return cmd_compile_log(args.file, args.json)
     directory = args.dir or cache.default_directory()
     if args.action == "list":
         return cmd_list(directory, args.json)

@@ -21,7 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from jitcore import machine_code, pipeline, session, typetable
+from jitcore import compilelog, machine_code, pipeline, session, typetable
 from jitcore.argtypes import parse_signature, type_key, typeof
 from jitcore.errors import JitError, JitFallbackWarning, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
@@ -294,7 +294,18 @@ class Dispatcher:
         return self._parsed
 
     def _compile(self, sig: tuple[T.Type, ...]) -> Overload:
-        return session.compile_signature(self, sig)
+        log = compilelog.enabled()
+        if log is None or registry.is_library_kernel(self.py_func) or self.options.prange_body:
+            return session.compile_signature(self, sig)
+        signature = ", ".join(str(t) for t in sig)
+        mode = self.options.mode.value
+        try:
+            overload = session.compile_signature(self, sig)
+        except JitError as exc:
+            compilelog.record(log, self.py_func, signature, mode, type(exc).__name__, str(exc))
+            raise
+        compilelog.record(log, self.py_func, signature, mode, "compiled", "")
+        return overload
 
     def resolve_callee(
         self, callee: object, args: list[Operand], kwargs: dict[str, Operand]
@@ -569,7 +580,8 @@ def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
     `registry.library_kernel`)."""
     kernel = _LIBRARY_KERNELS.get(func)
     if kernel is None:
-        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False)
+        parallel = registry.is_parallel_library_kernel(func)
+        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False, parallel=parallel)
         kernel = _LIBRARY_KERNELS.setdefault(func, Dispatcher(func, options))
     return kernel
 

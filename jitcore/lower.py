@@ -20,6 +20,7 @@ from collections.abc import Callable
 from jitcore.errors import UNKNOWN_LOC
 from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
+from jitcore.lib import optional
 from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.guards import BoundsGuards
@@ -59,6 +60,9 @@ def lower_function(fn: ir.Function) -> ir.Function:
                 value_map[instr] = normalize_index(
                     builder, array, index, instr.axes, check, axis_guards
                 )
+                continue
+            if isinstance(instr, ir.Cast) and optional.involves_optional(instr):
+                value_map[instr] = optional.lower_cast(builder, mapped(instr.value), instr.type)  # type: ignore[arg-type]
                 continue
             if isinstance(instr, _PASS_THROUGH) or instr.impl is None:
                 for op in instr.operands():

@@ -23,7 +23,7 @@ import llvmlite.binding as llvm
 
 from jitcore import cache
 from jitcore.llvm_opt import initialize_llvm, optimize_module, target_machine
-from jitcore.runtime import nrt
+from jitcore.runtime import externs, nrt
 from jitcore.runtime.threads import default_num_threads
 
 METH_FASTCALL = 0x0080
@@ -175,8 +175,10 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         builder = llvm.JITLibraryBuilder().add_current_process()
         own = {u.kernel for u in units}
         deps = [_libraries["jitcore.runtime"].name]
+        imports: dict[str, int] = {}
         for unit in units:
             builder.add_object_img(unit.object_code)
+            imports.update(externs.imports_for(unit.object_code))
             builder.export_symbol(unit.kernel).export_symbol(unit.entry)
             for callee in unit.callees:
                 lib = _libraries.get(callee)
@@ -184,6 +186,8 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
                     deps.append(lib.name)
         for dep in deps:
             builder.add_jit_library(dep)
+        for symbol, address in imports.items():  # SciPy's BLAS, NumPy's LinAlgError...
+            builder.import_symbol(symbol, address)
         library_name = units[0].kernel
         try:
             tracker = builder.link(jit_engine(), library_name)

@@ -160,12 +160,14 @@ def run_pipeline(
         record.texts["optimize"] = print_ir(fn)
     if inline.inlinable_ir(fn) and options.prange_body is None:  # a prange body: its launcher
         record.inline_ir = clone_function(fn)  # for callers to inline (before it is lowered)
+    if options.parallel and options.prange_body is None:
+        fn.parallel_symbol = symbol  # its array expressions may run on threads
     with record.stage("lower"):
         lower.lower_function(fn)
         if debug:
             verify(fn, typed=True, stage="lower")
     if keep_text:
-        record.texts["lower"] = print_ir(fn)
+        record.texts["lower"] = "\n".join(print_ir(f) for f in [fn, *fn.outlined])
     with record.stage("codegen"):
         generated = codegen.generate_module(fn, symbol, options)
     if keep_text:

@@ -58,7 +58,9 @@ def _pointer_roots(
     roots: dict[ir.Value, tuple[ir.Value, ...]] = {}
     for block in fn.reverse_postorder():
         for instr in block.instrs:
-            if not isinstance(instr.type, T.Pointer):
+            # the exception a failed kernel call returned is no pointer into its result (which
+            # does not exist): rooting it there kept the result "live" in the `try` handler
+            if not isinstance(instr.type, T.Pointer) or isinstance(instr, ir.CallStatus):
                 continue
             found: list[ir.Value] = []
             for op in instr.operands():

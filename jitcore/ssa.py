@@ -30,6 +30,7 @@ from jitcore.ir.markers import (
     check_unpack,
     flat_get,
     flat_set,
+    formatted_exception,
     ndindex_count,
     ndindex_item,
     range_bounds,
@@ -39,6 +40,7 @@ from jitcore.ir.markers import (
 )
 from jitcore.parallel.api import prange
 from jitcore.parse import ParsedFunction
+from jitcore.ssa_format import formatted_message
 from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
 from jitcore.ssa_inline import call as inline_call
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
@@ -436,9 +438,8 @@ class _Builder:
         it = node.iter
         if (
             isinstance(it, ast.Call)
-            and isinstance(it.func, ast.Name)
-            and it.func.id not in self.locals
-            and self.parsed.env.lookup(it.func.id) in _RANGES
+            and isinstance(it.func, ast.Name | ast.Attribute)
+            and any(self._global(it.func) is r for r in _RANGES)
         ):
             self._for_range(node, it)
             return
@@ -590,9 +591,22 @@ class _Builder:
         if raise_caught(self, node):  # bare `raise` / `raise e` in an except block (ssa_try)
             return
         exc, message = self._exception(node.exc, node)
-        self._terminate(ir.Raise(exc, message, loc=self.parsed.loc(node)))
+        self._raise(exc, message, node)
 
-    def _exception(self, exc_node: ast.expr | None, node: ast.AST) -> tuple[type, str]:
+    def _raise(self, exc: type, message: str | ast.expr, node: ast.AST) -> None:
+        """Raise `exc(message)`: a constant message, or one formatted from values when it is
+        raised (`ssa_format`)."""
+        loc = self.parsed.loc(node)
+        if isinstance(message, str):
+            self._terminate(ir.Raise(exc, message, loc=loc))
+            return
+        template, style, parts = formatted_message(self, message)
+        values = [self.expr(p) for p in parts]
+        consts = [ir.Const(exc), ir.Const(template), ir.Const(style)]
+        desc = self.emit(ir.Call(ir.Const(formatted_exception), [*consts, *values]), message)
+        self._terminate(ir.RaiseValue(desc, loc=loc))
+
+    def _exception(self, exc_node: ast.expr | None, node: ast.AST) -> tuple[type, str | ast.expr]:
         hint = 'raise a built-in exception with a constant message: raise ValueError("...")'
         if exc_node is None:
             raise self.unsupported(node, "a bare `raise` is not supported", hint)
@@ -615,23 +629,22 @@ class _Builder:
             and isinstance(call_args[0].value, str)
         ):
             return exc, call_args[0].value
-        raise self.unsupported(call_args[0], "exception messages must be constant strings", hint)
+        if len(call_args) == 1:
+            return exc, call_args[0]  # formatted when raised
+        raise self.unsupported(
+            call_args[1], "an exception takes one message here", 'raise ValueError(f"... {x}")'
+        )
 
     def stmt_Assert(self, node: ast.Assert) -> None:
         ok, fail = self._new_block("assertok"), self._new_block("assertfail")
         self.condition(node.test, ok, fail)
         self.seal(fail)
         self._start(fail)
-        message = ""
+        message: str | ast.expr = ""
         if node.msg is not None:
-            if not (isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)):
-                raise self.unsupported(
-                    node.msg,
-                    "assert messages must be constant strings",
-                    'write assert cond, "message"',
-                )
-            message = node.msg.value
-        self._terminate(ir.Raise(AssertionError, message, loc=self.parsed.loc(node)))
+            is_text = isinstance(node.msg, ast.Constant) and isinstance(node.msg.value, str)
+            message = str(cast(ast.Constant, node.msg).value) if is_text else node.msg
+        self._raise(AssertionError, message, node)
         self.seal(ok)
         self._start(ok)
 

@@ -23,8 +23,8 @@ from jitcore.errors import JitError, TypingError, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.coerce import const_type, convert_const, unify, weak_join
-from jitcore.ir.markers import MISSING, range_bounds
+from jitcore.ir.coerce import const_type, convert_const, join_optional, unify, weak_join
+from jitcore.ir.markers import MISSING, range_bounds, range_count, range_item
 from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
@@ -106,7 +106,9 @@ class _Inference:
     def operand(self, v: ir.Value) -> Operand:
         t = self.type_of(v)
         assert t is not None
-        if isinstance(v, ir.Const):
+        if isinstance(t, T.Optional):  # used as its value: `rewrite` inserts the check
+            return Operand(t.inner, weak=self.is_weak(v))
+        if isinstance(v, ir.Const) and not isinstance(t, T.Array):  # frozen arrays are data
             return Operand(t, v.value, self.is_weak(v))
         return Operand(t, weak=self.is_weak(v))
 
@@ -156,8 +158,9 @@ class _Inference:
             return None
         if any(isinstance(t, T.Bottom) for t in types):
             return T.BOTTOM
+        operand = self.operand_as_is if _keeps_optional(instr) else self.operand
         try:
-            resolved = name_operation(instr, self.resolve(instr), self.operand)
+            resolved = name_operation(instr, self.resolve(instr, operand), operand)
         except JitError as err:  # a rule's error belongs at the instruction that used it
             raise err.located(instr.loc) from err.__cause__
         if resolved is not None and resolved.refines is not None:
@@ -178,16 +181,18 @@ class _Inference:
             t = self.type_of(v)
             if t is None or isinstance(t, T.Bottom):
                 continue
-            # a Python number only if it is one on every path (per item, for tuples)
+            # a Python number only if it is one on every path (per item, for tuples); None
+            # (which makes the value optional) does not count
             here = self.origin_of(v)
-            origin = here if origin is None else _meet(origin, here)
+            if not isinstance(t, T.NoneType):
+                origin = here if origin is None else _meet(origin, here)
             if self.is_weak(v):
                 weak.append((v, t))
                 continue
             if strong is None:
                 strong = t
             elif strong != t:
-                joined = unify(strong, t)
+                joined = join_optional(strong, t)
                 if joined is None:
                     self._phi_conflict(phi, v, strong, t)
                 strong = joined
@@ -197,7 +202,7 @@ class _Inference:
                 result = (
                     t
                     if result is None
-                    else (unify(result, t) or self._phi_conflict(phi, v, result, t))
+                    else (join_optional(result, t) or self._phi_conflict(phi, v, result, t))
                 )
             self.origin[phi] = True if origin is None else origin
             return result
@@ -207,8 +212,10 @@ class _Inference:
                 strong = (
                     weak_join(strong, t) if not strong.is_bool else cast(T.Type, unify(strong, t))
                 )
+            elif isinstance(strong, T.Optional) and _optional_scalar(strong) and is_scalar(t):
+                strong = T.Optional(_weak_join_scalar(strong.inner, cast(T.Scalar, t)))
             else:
-                joined = unify(strong, t)
+                joined = join_optional(strong, t)
                 if joined is None:
                     self._phi_conflict(phi, v, strong, t)
                 strong = joined
@@ -252,8 +259,12 @@ class _Inference:
         on_lists = origin(instr, resolved)
         if on_lists is not None:
             return on_lists
-        if not isinstance(resolved.ret, T.Scalar | T.Tuple):
+        if not isinstance(resolved.ret, T.Scalar | T.Tuple | T.Optional):
             return False
+        if isinstance(instr, ir.Compare) and instr.op in ("is", "isnot", "in", "notin"):
+            return True  # Python's `is`, `in` and `not` always give a Python bool
+        if isinstance(instr, ir.UnaryOp) and instr.op == "not":
+            return True
         if isinstance(instr, ir.MakeTuple):
             return tuple(self.origin_of(v) for v in instr.items)
         if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.Compare):
@@ -317,8 +328,10 @@ class _Inference:
             hint=f"give `{var}` one type on every path",
         )
 
-    def resolve(self, instr: ir.Instr) -> Resolved | None:
-        op = self.operand
+    def resolve(
+        self, instr: ir.Instr, operand: Callable[[ir.Value], Operand] | None = None
+    ) -> Resolved | None:
+        op = operand or self.operand
         match instr:
             case ir.BinOp(op=name, lhs=lhs, rhs=rhs):
                 return operators.resolve_binop(name, op(lhs), op(rhs), instr.loc)
@@ -334,6 +347,12 @@ class _Inference:
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
+                if isinstance(obj, ir.Const) and isinstance(self.type_of(obj), T.Array):
+                    raise TypingError(
+                        "a module-level array is a read-only constant of compiled code",
+                        loc=instr.loc,
+                        hint="pass the array as an argument to write into it",
+                    )
                 return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
             case ir.GetAttr(obj=obj, attr=attr):
                 recv = op(obj)
@@ -385,6 +404,7 @@ class _Inference:
             )
         obj = func_type.obj
         if _is_dispatcher(obj):
+            args, kwargs = self._as_is(call)  # a jitted callee takes optionals as they are
             try:
                 return self.resolve_callee(obj, args, kwargs)
             except JitError as err:
@@ -395,6 +415,7 @@ class _Inference:
         rule = lookup_function(obj)
         implicit = implicit_dispatcher(obj) if rule is None else None
         if implicit is not None:  # a plain function of the user's: compiled too
+            args, kwargs = self._as_is(call)
             try:
                 return self.resolve_callee(implicit, args, kwargs)
             except JitError as err:
@@ -447,6 +468,7 @@ class _Inference:
                 ):
                     instr.args = [instr.func.obj, *instr.args]  # type: ignore[attr-defined]
                     instr.func = ir.Const(None, type=T.NONE)
+                self._unwrap_optionals(instr, new_instrs)
                 if resolved is not None and resolved.const is not MISSING:
                     fn.replace_all_uses(instr, ir.Const(resolved.const, type=instr.type))
                     continue
@@ -456,6 +478,30 @@ class _Inference:
             block.instrs = new_instrs
         self._cast_phi_inputs()
         self._type_returns()
+
+    def operand_as_is(self, v: ir.Value) -> Operand:
+        """An operand, an optional one kept optional (`operand` gives its value's type)."""
+        t = self.type_of(v)
+        return Operand(t) if isinstance(t, T.Optional) else self.operand(v)
+
+    def _as_is(self, call: ir.Call) -> tuple[list[Operand], dict[str, Operand]]:
+        """The operands of a call of a jitted function, optionals kept optional."""
+        as_is = self.operand_as_is
+        return [as_is(a) for a in call.args], {k: as_is(v) for k, v in call.kwargs.items()}
+
+    def _unwrap_optionals(self, instr: ir.Instr, out: list[ir.Instr]) -> None:
+        """Each optional operand of an instruction that uses it as its value goes through a
+        cast to the inner type: the check that it is not None (`lib.optional`)."""
+        if isinstance(instr, ir.MakeTuple) or _keeps_optional(instr):
+            return
+        if isinstance(instr, ir.Call) and instr.impl is not None and instr.impl.callee:  # type: ignore[attr-defined]
+            return  # a jitted callee takes them as they are
+        for v in dict.fromkeys(instr.operands()):
+            t = self.type_of(v)
+            if isinstance(t, T.Optional):
+                unwrapped = ir.Cast(v, name=self.fn.fresh_name("t"), type=t.inner, loc=instr.loc)
+                out.append(unwrapped)
+                instr.replace_operand(v, unwrapped)
 
     def _cast_operands(self, instr: ir.Instr, resolved: Resolved, out: list[ir.Instr]) -> None:
         if isinstance(instr, ir.Call):
@@ -529,7 +575,7 @@ class _Inference:
                 result = t
             else:
                 _check_return_kinds(self.fn.name, result, t, block.terminator.loc)  # type: ignore[union-attr]
-                joined = unify(result, t)
+                joined = join_optional(result, t)
                 if joined is None:
                     raise TypingError(
                         f"{self.fn.name} returns {result} on one path and {t} on another",
@@ -540,7 +586,11 @@ class _Inference:
         if result is None:
             result = T.NONE if not returns else T.BOTTOM
         self.fn.return_type = result
-        origins = [self.origin_of(b.terminator.value) for b in returns]  # type: ignore[union-attr]
+        origins = [
+            self.origin_of(b.terminator.value)  # type: ignore[union-attr]
+            for b in returns
+            if not isinstance(self.type_of(b.terminator.value), T.NoneType)  # type: ignore[union-attr]
+        ]
         self.fn.python_result = (
             True if not origins else functools.reduce(_meet, origins[1:], origins[0])
         )
@@ -561,9 +611,37 @@ class _Inference:
 _KIND_NAMES = {"b": "a bool", "i": "an int", "u": "an int", "f": "a float", "c": "a complex"}
 
 
+def _keeps_optional(instr: ir.Instr) -> bool:
+    """Whether an instruction takes its optional operands as they are (`x is None`, `if x:`,
+    `not x`: `lib.optional`) rather than their values."""
+    if isinstance(instr, ir.Compare) and instr.op in ("is", "isnot"):
+        return any(isinstance(_Inference.type_of(v), T.Optional) for v in (instr.lhs, instr.rhs))
+    if isinstance(instr, ir.UnaryOp) and instr.op in ("truth", "not"):
+        return isinstance(_Inference.type_of(instr.operand), T.Optional)
+    return False
+
+
+def _inner(t: T.Type) -> T.Type:
+    return t.inner if isinstance(t, T.Optional) else t
+
+
+def is_scalar(t: T.Type | None) -> bool:
+    return isinstance(t, T.Scalar)
+
+
+def _optional_scalar(t: T.Type | None) -> bool:
+    return isinstance(t, T.Optional) and isinstance(t.inner, T.Scalar)
+
+
+def _weak_join_scalar(strong: T.Type, weak: T.Scalar) -> T.Type:
+    assert isinstance(strong, T.Scalar)
+    return weak_join(strong, weak) if not strong.is_bool else cast(T.Type, unify(strong, weak))
+
+
 def _check_return_kinds(name: str, a: T.Type, b: T.Type, loc: object) -> None:
     """Python keeps each return's own type: an int on one path and a float on another cannot
     become one compiled type without changing what Python returns."""
+    a, b = _inner(a), _inner(b)
     if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
         for x, y in zip(a.items, b.items):
             _check_return_kinds(name, x, y, loc)
@@ -600,7 +678,11 @@ _WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 
 # Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
-_ALWAYS_PYTHON_NUMBER = frozenset({len, int, float, complex, bool, range_bounds})
+# A range's items are Python ints whatever its bounds were (`range_item` computes those of a
+# step other than +-1: `for i in range(0, 9, 3): x // i` raises ZeroDivisionError at i = 0).
+_ALWAYS_PYTHON_NUMBER = frozenset(
+    {len, int, float, complex, bool, range_bounds, range_count, range_item}
+)
 # Calls whose result is a Python number when all their arguments are (`abs(a32[0])` is not).
 _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 

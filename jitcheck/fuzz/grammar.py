@@ -254,13 +254,46 @@ def _reduction(fn: _Fn, dtype: str) -> Expr | None:
     if dtype == "f":
         ops += ["np.mean", ".mean"]
     op = fn.choose(ops)
-    text = f"{a.name}{op}()" if op.startswith(".") else f"{op}({a.name})"
+    whole = _sliced(fn, a)
+    text = f"{whole}{op}()" if op.startswith(".") else f"{op}({whole})"
     ty = "float" if dtype == "f" or "mean" in op else "int"
     bound = None
     if ty == "int":
         assert a.bound is not None
         bound = a.bound * (MAX_LEN * MAX_LEN if "sum" in op else 1)
     return Expr(text, ty, bound, True)
+
+
+_STATISTICS = (
+    "np.median({a})", "np.std({a})", "np.var({a})", "np.linalg.norm({a})", "{a}.std()",
+    "np.percentile({a}, {q})", "np.average({a})", "np.ptp({a})", "np.nansum({a})",
+    "np.nanmax({a})", "math.fsum({a})", "sum(x * 0.5 for x in {a})", "np.trapezoid({a})",
+    "{a}.var()", "np.quantile({a}, 0.{q})", "np.cumsum({a})[-1]", "np.sort({a})[0]",
+)  # fmt: skip
+
+
+def _statistic(fn: _Fn) -> Expr:
+    """`float(...)` of a statistic of an array: more of NumPy (some of which jitcore may not
+    compile: each rejection is counted by its reason, which measures breadth)."""
+    arrays = _array_vars(fn, ("f1", "i1") if fn.flag(0.7) else ARRAYS)
+    if not arrays:
+        return _leaf(fn, "float")
+    a = fn.choose(arrays)
+    form = fn.choose(_STATISTICS)
+    if a.ty.endswith("2") and ("sum(" in form or "fsum" in form or "[" in form):
+        form = "np.median({a})"
+    whole = _sliced(fn, a) if "[" not in form else a.name
+    return Expr(f"float({form.format(a=whole, q=fn.choose([0, 25, 50]))})", "float")
+
+
+def _sliced(fn: _Fn, a: Var) -> str:
+    """`a`, or a basic slice of it (a view: maybe empty, maybe strided, maybe reversed)."""
+    if fn.flag(0.6):
+        return a.name
+    lo, hi = fn.draw(st.integers(-3, 3)), fn.draw(st.integers(-3, 6))
+    step = fn.choose(["", ":2", ":-1", ":3"])
+    part = fn.choose([f"{lo}:{hi}{step}", f"{lo}:", f":{hi}", f"::{fn.choose([2, -1, -2])}"])
+    return f"{a.name}[{part}]" if a.ty.endswith("1") else f"{a.name}[{part}, {part}]"
 
 
 def _call(fn: _Fn, ret: Ty, depth: int) -> Expr | None:
@@ -316,8 +349,22 @@ def _int_expr(fn: _Fn, depth: int) -> Expr:
         return _leaf(fn, "int")
     kind = fn.choose(
         ["binop", "binop", "binop", "unary", "minmax", "pow", "len", "fromfloat", "ternary",
-         "element", "reduce", "call", "bool"]
+         "element", "reduce", "call", "bool", "divmod", "gcd", "argmax"]
     )  # fmt: skip
+    if kind == "argmax":
+        arrays = _array_vars(fn, ARRAYS)
+        if not arrays:
+            return _leaf(fn, "int")
+        a = fn.choose(arrays)
+        f = fn.choose(["np.argmax", "np.argmin", "np.count_nonzero"])
+        return Expr(f"int({f}({a.name}))", "int", MAX_LEN * MAX_LEN)
+    if kind in ("divmod", "gcd"):
+        a, b = _int_expr(fn, depth - 1), _int_expr(fn, depth - 1)
+        a, b = _plain(a, fn), _plain(b, fn)
+        if kind == "gcd":
+            return Expr(f"math.gcd({a.text}, {b.text})", "int", max(_b(a), _b(b)))
+        k = fn.draw(st.integers(0, 1))
+        return Expr(f"divmod({a.text}, {b.text})[{k}]", "int", max(_b(a) + 1, _b(b)))
     if kind == "element":
         e = _element(fn, "i")
         return e if e is not None else _leaf(fn, "int")
@@ -379,11 +426,16 @@ def _float_expr(fn: _Fn, depth: int) -> Expr:
         return _leaf(fn, "float")
     kind = fn.choose(
         ["binop", "binop", "binop", "mixed", "math1", "math1", "math2", "pow", "fromint",
-         "ternary", "element", "reduce", "call", "unary", "minmax", "dot"]
+         "ternary", "element", "reduce", "call", "unary", "minmax", "dot", "stats", "round"]
     )  # fmt: skip
     if kind == "element":
         e = _element(fn, "f")
         return e if e is not None else _leaf(fn, "float")
+    if kind == "stats":
+        return _statistic(fn)
+    if kind == "round":
+        a = _float_expr(fn, depth - 1)
+        return Expr(f"round({a.text}, {fn.draw(st.integers(0, 3))})", "float", np=a.np)
     if kind == "reduce":
         e = _reduction(fn, fn.choose("fi"))
         if e is None:
@@ -491,8 +543,28 @@ def array_expr(fn: _Fn, ty: str, depth: int, shape: tuple[str, ...] | None = Non
     base = Expr(a.name, ty, a.bound, shape=a.shape)
     if depth <= 0 or fn.flag(0.3):
         return base
-    kind = fn.choose(["scalar", "elementwise", "unary", "where", "minmax", "view", "cumsum"])
+    if ty == "f1" and fn.flag(0.15):
+        e = _from_matrix(fn, shape)
+        if e is not None:
+            return e
+    kind = fn.choose(
+        ["scalar", "elementwise", "unary", "where", "minmax", "view", "cumsum", "sort", "clip"]
+    )
     return _array_op(fn, kind, base, depth)
+
+
+def _from_matrix(fn: _Fn, shape: tuple[str, ...] | None) -> Expr | None:
+    """A float vector made from a 2-D array: a sum along an axis, or a matrix-vector product."""
+    options = []
+    for m in _array_vars(fn, ("f2", "i2")):
+        for axis, tag in ((0, m.shape[1]), (1, m.shape[0])):
+            if shape is None or shape == (tag,):
+                f = fn.choose(["np.sum", "np.mean", "np.max"] if m.ty == "f2" else ["np.mean"])
+                options.append(Expr(f"{f}({m.name}, axis={axis})", "f1", shape=(tag,)))
+        for v in _array_vars(fn, ("f1",)):
+            if v.shape == (m.shape[1],) and (shape is None or shape == (m.shape[0],)):
+                options.append(Expr(f"np.dot({m.name}, {v.name})", "f1", shape=(m.shape[0],)))
+    return fn.choose(options) if options else None
 
 
 def _array_op(fn: _Fn, kind: str, a: Expr, depth: int) -> Expr:
@@ -530,6 +602,12 @@ def _array_op(fn: _Fn, kind: str, a: Expr, depth: int) -> Expr:
         return Expr(f"{a.text}[::-1]", ty, a.bound, shape=a.shape)
     if kind == "cumsum" and ty == "f1":
         return Expr(f"np.cumsum({a.text})", ty, shape=a.shape)
+    if kind == "sort" and ty[1] == "1":
+        return Expr(f"np.sort({a.text})", ty, a.bound, shape=a.shape)
+    if kind == "clip" and ty[0] == "f":
+        lo = fn.draw(st.integers(-5, 0))
+        return Expr(f"np.clip({a.text}, {lo}.0, {lo + fn.draw(st.integers(0, 9))}.5)", ty,
+                    shape=a.shape)  # fmt: skip
     return Expr(f"(-{a.text})", ty, a.bound, shape=a.shape)
 
 
@@ -708,7 +786,7 @@ def _for_array(fn: _Fn, indent: int) -> None:
         return _for(fn, indent)
     a = fn.choose(arrays)
     x = fn.fresh("x")
-    fn.emit(indent, f"for {x} in {a.name}:")
+    fn.emit(indent, f"for {x} in {_sliced(fn, a)}:")
     ty = "float" if a.ty == "f1" else "int"
     _loop_body(fn, indent + 1, Var(x, ty, a.bound, np=True, writable=False))
     return None
@@ -734,6 +812,16 @@ def _store(fn: _Fn, indent: int) -> None:
     if not arrays:
         return _assign(fn, indent)
     a = fn.choose(arrays)
+    sources = [
+        b for b in _array_vars(fn, (a.ty,))
+        if b.shape == a.shape and (a.ty[0] == "f" or _b_var(b) <= _b_var(a))
+    ]  # fmt: skip
+    if a.ty.endswith("1") and sources and fn.flag(0.25):
+        b, k = fn.choose(sources), fn.draw(st.integers(1, 3))
+        # equal lengths for every n (also overlapping, when b is a: copied as NumPy does)
+        target, source = fn.choose([(f"{k}:", f":{-k}"), (f":{k}", f"{-k}:"), (":", "::-1")])
+        fn.emit(indent, f"{a.name}[{target}] = {b.name}[{source}]")
+        return None
     e = expr(fn, "float" if a.ty[0] == "f" else "int", 1)
     if a.ty[0] == "i":
         assert a.bound is not None
@@ -751,6 +839,11 @@ def _store(fn: _Fn, indent: int) -> None:
     j = _index(fn, a.shape[1], f"{a.name}.shape[1]")
     fn.emit(indent, f"{a.name}[{i}, {j}] = {e.text}")
     return None
+
+
+def _b_var(v: Var) -> int:
+    assert v.bound is not None
+    return v.bound
 
 
 def _try(fn: _Fn, indent: int) -> None:

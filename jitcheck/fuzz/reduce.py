@@ -48,12 +48,13 @@ def reduce_program(
     progress = True
     while progress and time.monotonic() < deadline:
         progress = False
+        text = ast.unparse(tree)
         for edit in _edits(tree):
             if time.monotonic() >= deadline:
                 break
             candidate = _apply(tree, edit)
-            if candidate is None:
-                continue
+            if candidate is None or ast.unparse(candidate) == text:
+                continue  # (deleting the `pass` of an empty body changes nothing)
             reduced = _program(program, candidate)
             finding = _check(runner, reduced, args, same_kind)
             if finding is not None:
@@ -73,7 +74,7 @@ def _program(program: Program, tree: ast.Module) -> Program:
 def _check(
     runner: Runner, program: Program, args: tuple[Any, ...], same_kind: Callable[[Finding], bool]
 ) -> Finding | None:
-    if not _valid_python(program, args):
+    if not valid_python(program, args):
         return None
     result = runner.run(program, [args])
     if result.finding is not None and same_kind(result.finding):
@@ -81,7 +82,7 @@ def _check(
     return None
 
 
-def _valid_python(program: Program, args: tuple[Any, ...]) -> bool:
+def valid_python(program: Program, args: tuple[Any, ...]) -> bool:
     """Whether the Python run is one the generator could have made (see the module doc)."""
     namespace: dict[str, Any] = {"__name__": "jitcheck_fuzz_reduce"}
     try:

@@ -93,7 +93,8 @@ def regression_source(program: Program, args: tuple[Any, ...], finding: Finding,
     if finding.kind == "internal error":
         options.append("allow_rejection=True")
     call = ", ".join([program.entry, "ARGS", *options])
-    summary = textwrap.indent(textwrap.fill(f"{finding.kind}: {finding.detail}", 92), "    ")
+    detail = finding.detail if len(finding.detail) <= 600 else finding.detail[:600] + " ..."
+    summary = textwrap.indent(textwrap.fill(f"{finding.kind}: {detail}", 92), "    ")
     details = "\n".join(
         f"    {label}: {text}"
         for label, text in (("python", finding.python), ("compiled", finding.compiled))

@@ -78,9 +78,9 @@ def normalize(message: str) -> str:
     """A message with names and numbers blanked, its first line only: reasons that differ
     only in a variable's name count as one."""
     first = message.strip().splitlines()[0] if message.strip() else ""
-    first = re.sub(r"^\S+:\d+:\d+: ", "", first)  # the file:line:col prefix
+    first = re.sub(r"\S+\.py:\d+:\d+: ", "", first)  # file:line:col of a generated module
     first = re.sub(r"`[^`]*`", "`_`", first)
-    first = re.sub(r"\b\d+\b", "N", first)
+    first = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[+-]?\d+)?", "N", first)
     return first[:120]
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import rtdicts
+from jitcore.codegen import extcalls, rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
@@ -30,6 +30,7 @@ from jitcore.codegen.launcher import emit_launcher
 from jitcore.codegen.typeprobe import TableRef
 from jitcore.errors import UnsupportedError
 from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
 from jitcore.options import JitOptions
 from jitcore.runtime import nrt
 
@@ -54,6 +55,9 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
         if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
             rtdicts.define_helper(module, instr.symbol)
+        elif isinstance(instr, ir.NativeCall) and extcalls.is_helper(instr.symbol):
+            extcalls.define_helper(module, instr.symbol)  # SciPy's BLAS and LAPACK
+    outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
         check_no_python(kernel, fn)
@@ -61,9 +65,31 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         kernel.linkage = "internal"
         kernel = emit_launcher(module, kernel, symbol, fn.return_type, body_ops)  # type: ignore[arg-type]
     emit_python_entry(module, fn, kernel, f"{symbol}.py", nogil=options.nogil)
-    # runtime helpers and the runtime's own exports are not jitted callees (nor cache keys)
-    callees = sorted(c for c in gen.callees if not rtdicts.is_helper(c) and c not in nrt.EXPORTS)
+    # runtime helpers (dicts, BLAS/LAPACK calls), the runtime's own exports and the outlined
+    # loops are not jitted
+    # callees (nor cache keys)
+    callees = sorted(
+        c
+        for c in gen.callees
+        if not (rtdicts.is_helper(c) or extcalls.is_helper(c))
+        and c not in nrt.EXPORTS
+        and c not in outlined
+    )
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
+
+
+def emit_outlined_loops(module: ll.Module, fn: ir.Function, options: JitOptions) -> set[str]:
+    """Emit each loop `lower` outlined for the thread pool (`jitcore.lib.outlining`): its
+    chunk function and the launcher the function calls it through, under the chunk's name,
+    defined before the function's kernel calls them. Returns their names."""
+    names = set()
+    for chunk_fn in fn.outlined:
+        chunk = KernelGen(module, chunk_fn, f"{chunk_fn.name}.chunk", fastmath=options.fastmath)
+        kernel = chunk.emit()
+        kernel.linkage = "internal"
+        emit_launcher(module, kernel, chunk_fn.name, T.NONE, ())
+        names.add(chunk_fn.name)
+    return names
 
 
 def check_no_python(kernel: ll.Function, fn: ir.Function) -> None:

@@ -17,10 +17,12 @@ from llvmlite import ir as ll
 
 from jitcore.codegen import pyobjects, rtrandom
 from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
+from jitcore.codegen.rtstrings import IMMORTAL
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F32,
     F64,
+    I1,
     I8,
     I32,
     I64,
@@ -35,7 +37,7 @@ from jitcore.codegen.types import (
 from jitcore.errors import InternalCompilerError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.runtime import nrt
+from jitcore.runtime import excring, nrt
 
 
 class _CAPI:
@@ -123,6 +125,11 @@ def emit_python_entry(
     b.position_at_end(raised)
     exc_slot = b.load(b.gep(status, [I32(0), I32(0)], source_etype=EXC_DESCRIPTOR), typ=PTR)
     message = b.load(b.gep(status, [I32(0), I32(1)], source_etype=EXC_DESCRIPTOR), typ=PTR)
+    ring = b.load(b.gep(status, [I32(0), I32(2)], source_etype=EXC_DESCRIPTOR), typ=PTR)
+    with b.if_then(b.icmp_unsigned("!=", ring, NULL), likely=False):
+        raise_formatted = declare_function(module, excring.RAISE, VOID, [PTR, PTR])
+        b.call(raise_formatted, [b.load(exc_slot, typ=PTR), status])  # (the runtime's)
+        b.ret(NULL)
     b.call(api.PyErr_SetString, [b.load(exc_slot, typ=PTR), message])
     b.ret(NULL)
     b.position_at_end(ok)
@@ -202,7 +209,7 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
             dims,
             strides,
             b.extract_value(v, 1),
-            I32(NPY_ARRAY_WRITEABLE),
+            _writeable_flag(b, b.extract_value(v, 0)),
             NULL,
         ],
     )
@@ -212,6 +219,22 @@ def _box_array(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Array) -> ll.Value
     set_base = ll.FunctionType(I32, [PTR, PTR])
     b.call(entry(_NPY_SET_BASE, set_base), [array, capsule])
     return array
+
+
+def _writeable_flag(b: ll.IRBuilder, block: ll.Value) -> ll.Value:
+    """NumPy's WRITEABLE flag, except for the data of an immortal block (a frozen module-level
+    array, `codegen.frozen`): a view of it is read-only."""
+    module = b.module
+    probe = module.globals.get("jitcore.block.none")  # read in place of a null block
+    if probe is None:
+        probe = ll.GlobalVariable(module, nrt.BLOCK, name="jitcore.block.none")
+        probe.linkage = "private"
+        probe.global_constant = True
+        probe.initializer = ll.Constant(nrt.BLOCK, None)
+    readable = b.select(b.icmp_unsigned("==", block, NULL), probe, block)
+    count = b.load(b.gep(readable, [I32(0), I32(0)], source_etype=nrt.BLOCK), typ=I64)
+    immortal = b.icmp_signed(">=", count, I64(IMMORTAL))
+    return b.select(immortal, I32(0), I32(NPY_ARRAY_WRITEABLE))
 
 
 def _check_error(
@@ -233,6 +256,8 @@ def _check_error(
 def _unbox(
     b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Type, fail: ll.Block, wrap: bool = False
 ) -> ll.Value:
+    if isinstance(t, T.Optional):
+        return _unbox_optional(b, api, obj, t, fail, wrap)
     if isinstance(t, T.Scalar):
         if t.is_bool:
             truth = b.call(api.PyObject_IsTrue, [obj])
@@ -355,9 +380,49 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
         none = declare_global(b.module, "_Py_NoneStruct", I8)
         b.call(api.Py_IncRef, [none])
         return none
+    if isinstance(t, T.Optional):
+        return _box_optional(b, api, v, t, python)
     if isinstance(t, T.Generator):
         raise UnsupportedError(
             "a np.random.Generator cannot be returned from compiled code",
             hint="return what you drew; the Generator you passed in has advanced in place",
         )
     raise InternalCompilerError(f"cannot return values of type {t} to Python")
+
+
+def _unbox_optional(
+    b: ll.IRBuilder, api: _CAPI, obj: ll.Value, t: T.Optional, fail: ll.Block, wrap: bool
+) -> ll.Value:
+    """An optional argument (a jitted function called from compiled code with a value that
+    may be None has an entry point for Python too): None, or the unboxed value."""
+    none = declare_global(b.module, "_Py_NoneStruct", I8)
+    lt = llvm_type(t)
+    with b.if_else(b.icmp_unsigned("==", obj, none)) as (absent, present):
+        with absent:
+            absent_end = b.block
+        with present:
+            inner = _unbox(b, api, obj, t.inner, fail, wrap)
+            value = b.insert_value(ll.Constant(lt, None), ll.Constant(I1, 1), 0)
+            value = b.insert_value(value, inner, 1)
+            present_end = b.block
+    out = b.phi(lt)
+    out.add_incoming(ll.Constant(lt, None), absent_end)
+    out.add_incoming(value, present_end)
+    return out
+
+
+def _box_optional(
+    b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Optional, python: object
+) -> ll.Value:
+    """None, or the boxed value, by the optional's flag."""
+    with b.if_else(b.extract_value(v, 0)) as (present, absent):
+        with present:
+            boxed = _box(b, api, b.extract_value(v, 1), t.inner, python)
+            boxed_end = b.block
+        with absent:
+            none = _box(b, api, v, T.NONE)
+            none_end = b.block
+    out = b.phi(PTR)
+    out.add_incoming(boxed, boxed_end)
+    out.add_incoming(none, none_end)
+    return out

@@ -17,6 +17,8 @@ from typing import Any, cast
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings
+from jitcore.codegen.excformat import emit_exc_formatted
+from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
 from jitcore.codegen.mathfns import emit_math
 from jitcore.codegen.types import (
@@ -38,7 +40,7 @@ from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.markers import MISSING
-from jitcore.runtime import nrt
+from jitcore.runtime import externs, nrt
 
 _INT_CMP = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 _FLOAT_CMP = {**_INT_CMP, "uno": "uno"}
@@ -122,7 +124,7 @@ class KernelGen:
 
     def const(self, value: object, t: T.Type) -> ll.Constant:
         lt = llvm_type(t)
-        if value is MISSING:
+        if value is MISSING or isinstance(t, T.Optional):  # an optional constant is None
             return ll.Constant(lt, None)
         if isinstance(t, T.Scalar):
             if t.is_complex:
@@ -144,6 +146,8 @@ class KernelGen:
             return NULL
         if isinstance(t, T.Str) and isinstance(value, str):
             return rtstrings.constant(self.module, value)
+        if isinstance(t, T.Array):
+            return frozen_array_constant(self.module, value, t)  # type: ignore[arg-type]
         return ll.Constant(lt, 0)
 
     def alloca(self, t: ll.Type) -> ll.Value:
@@ -328,7 +332,7 @@ class KernelGen:
             )
             desc.global_constant = True
             desc.linkage = "private"
-            desc.initializer = ll.Constant(EXC_DESCRIPTOR, [slot, text])
+            desc.initializer = ll.Constant(EXC_DESCRIPTOR, [slot, text, NULL])
             self.exc_descriptors[key] = desc
         return self.exc_descriptors[key]
 
@@ -506,7 +510,7 @@ def _exc_match(g: KernelGen, i: ir.ExcMatch) -> ll.Value:
     gep = b.gep(g.value(i.value), [I32(0), I32(0)], source_etype=EXC_DESCRIPTOR)
     slot = b.load(gep, typ=PTR)
     result: ll.Value = ll.Constant(I1, 0)
-    for exc in builtin_exceptions():
+    for exc in (*builtin_exceptions(), *externs.extra_exceptions()):
         if issubclass(exc, i.classes):
             same = b.icmp_unsigned("==", slot, exception_slot(g.module, exc))
             result = b.or_(result, same)
@@ -522,6 +526,7 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.MakeTuple: _make_tuple,
     ir.NativeCall: KernelGen.native_call,
     ir.ExcRaised: _exc_raised,
+    ir.ExcFormatted: emit_exc_formatted,
     ir.CallStatus: _call_status,
     ir.ExcMatch: _exc_match,
     ir.Intrinsic: _intrinsic,

@@ -58,6 +58,8 @@ def emit_refcount(
         for i, item in enumerate(t.items):
             if T.contains_array(item):
                 emit_refcount(b, module, b.extract_value(value, i), item, increment)
+    elif isinstance(t, T.Optional):  # None holds null blocks, which counting skips
+        emit_refcount(b, module, b.extract_value(value, 1), t.inner, increment)
     elif T.contains_array(t):  # strings, dicts, sets and their views
         rtdicts.emit_ref(b, value, t, increment)
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings as S
+from jitcore.codegen.excformat import VALUE, value_code, write_formatted
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     F64,
@@ -456,12 +457,21 @@ def descriptor(module: ll.Module, exc: type, message: str) -> ll.Value:
     desc = ll.GlobalVariable(module, EXC_DESCRIPTOR, name=name)
     desc.global_constant = True
     desc.linkage = "private"
-    desc.initializer = ll.Constant(EXC_DESCRIPTOR, [exception_slot(module, exc), text])
+    desc.initializer = ll.Constant(EXC_DESCRIPTOR, [exception_slot(module, exc), text, NULL])
     return desc
 
 
 def key_error(module: ll.Module, t: T.Type) -> ll.Value:
     return descriptor(module, KeyError, f"key not found (a {t.name} key)")
+
+
+def _key_error_with_key(b: ll.IRBuilder, key: ll.Value, t: T.Type) -> ll.Value:
+    """`KeyError(key)` as Python raises it (a formatted exception, `runtime.excring`); keys a
+    message cannot carry (tuples) name their type instead."""
+    code = value_code(t)
+    if code is None:
+        return key_error(b.module, t)
+    return write_formatted(b, KeyError, "{}", VALUE, code, [(key, t)])
 
 
 # --- the operations low IR calls -------------------------------------------------------------
@@ -563,7 +573,7 @@ def _slot_or_missing(  # noqa: ANN001
     slot, _ = _find(b, d, key, t)
     with b.if_then(b.icmp_signed("<", slot, I64(0)), likely=None if default else False):
         if default is None:
-            b.ret(key_error(b.module, t.key))
+            b.ret(_key_error_with_key(b, key, t.key))
         else:
             emit_ref(b, default, t.value, True)
             b.store(default, ret)

@@ -15,6 +15,7 @@ from llvmlite import ir as ll
 
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import types as T
+from jitcore.runtime import externs
 
 PTR = ll.PointerType()
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
@@ -22,7 +23,8 @@ F32, F64 = ll.FloatType(), ll.DoubleType()
 VOID = ll.VoidType()
 NULL = ll.Constant(PTR, None)
 # What a kernel returns when it raised: a pointer to `{ptr exception-class slot, ptr message}`.
-EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR])
+# class slot, message, ring tag (null: a static descriptor; else `runtime.excring`'s slot)
+EXC_DESCRIPTOR = ll.LiteralStructType([PTR, PTR, PTR])
 
 
 def llvm_type(t: T.Type) -> ll.Type:
@@ -38,6 +40,8 @@ def llvm_type(t: T.Type) -> ll.Type:
         return ll.LiteralStructType([part, part])
     if isinstance(t, T.Tuple | T.Slice):
         return ll.LiteralStructType([llvm_type(i) for i in t.items])
+    if isinstance(t, T.Optional):  # {present, value}: all zeros when None (`lib.optional`)
+        return ll.LiteralStructType([I1, llvm_type(t.inner)])
     if isinstance(t, T.Array):
         dims = ll.ArrayType(I64, t.ndim)
         return ll.LiteralStructType([PTR, PTR, dims, dims])
@@ -95,7 +99,11 @@ def builtin_exceptions() -> tuple[type, ...]:
 
 
 def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
-    """The `PyObject *PyExc_<Name>` global of a built-in exception class."""
+    """The `PyObject *PyExc_<Name>` global of a built-in exception class (or the cell of one
+    of `externs.extra_exceptions`, which the linker resolves in each process)."""
+    extra = externs.exception_symbol(exc)
+    if extra is not None:
+        return declare_global(module, extra, PTR)
     if getattr(builtins, exc.__name__, None) is not exc:
         raise InternalCompilerError(
             f"only built-in exceptions can be raised, not {exc.__qualname__}"

@@ -16,6 +16,7 @@ import numpy as np
 
 from jitcore.errors import TypingError
 from jitcore.ir import types as T
+from jitcore.ir.frozen import frozen_type
 
 _ORDER = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 
@@ -40,6 +41,9 @@ def const_type(value: object) -> T.Type:
         return T.STR
     if isinstance(value, np.generic) and not isinstance(value, np.str_ | np.bytes_ | np.void):
         return T.from_dtype(value.dtype)
+    frozen = frozen_type(value)  # a module-level array: a read-only constant (`ir.frozen`)
+    if frozen is not None:
+        return frozen
     return T.Opaque(value)
 
 
@@ -75,6 +79,42 @@ def unify(a: T.Type, b: T.Type) -> T.Type | None:
     ):
         return T.Array(a.dtype, a.ndim, "A")
     return None
+
+
+def join_optional(a: T.Type, b: T.Type) -> T.Type | None:
+    """Where control flow joins and `None` may meet a value: `unify`, or an optional value
+    (tuples item by item: `(None, x)` and `(i, x)` join as `(optional(i64), ...)`). Scalars,
+    arrays and tuples of them can be optional; None if these types do not join."""
+    joined = unify(a, b)
+    if joined is not None:
+        return joined
+    if isinstance(a, T.Tuple) and isinstance(b, T.Tuple) and len(a.items) == len(b.items):
+        items = [join_optional(x, y) for x, y in zip(a.items, b.items)]
+        if all(i is not None for i in items):
+            return T.Tuple(tuple(items))  # type: ignore[arg-type]
+        return None
+    if isinstance(a, T.Optional) or isinstance(b, T.Optional):
+        inner_a = a.inner if isinstance(a, T.Optional) else a
+        inner_b = b.inner if isinstance(b, T.Optional) else b
+        if isinstance(inner_a, T.NoneType):
+            return b if isinstance(b, T.Optional) else T.Optional(inner_b)
+        if isinstance(inner_b, T.NoneType):
+            return a
+        joined = join_optional(inner_a, inner_b)
+        if joined is None or isinstance(joined, T.Optional) or not can_be_optional(joined):
+            return None
+        return T.Optional(joined)
+    if isinstance(a, T.NoneType) and can_be_optional(b):
+        return T.Optional(b)
+    if isinstance(b, T.NoneType) and can_be_optional(a):
+        return T.Optional(a)
+    return None
+
+
+def can_be_optional(t: T.Type) -> bool:
+    if isinstance(t, T.Tuple):
+        return all(can_be_optional(i) for i in t.items)
+    return isinstance(t, T.Scalar | T.Array)
 
 
 def _unify_container(a: T.Dict | T.Set, b: T.Dict | T.Set) -> T.Type | None:

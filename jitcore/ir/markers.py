@@ -82,7 +82,14 @@ def ndindex_item(shape, k: int) -> tuple[int, ...]:  # noqa: ANN001
     return tuple(int(x) for x in np.unravel_index(k, shape))
 
 
+def formatted_exception(exc: type, template: str, style: int, *values: object) -> object:
+    """`raise exc(<formatted message>)`: the exception descriptor compiled code raises
+    (`jitcore.runtime.excring`); style 1 is `template.format(*values)`, 2 `template % values`."""
+    raise AssertionError("formatted exceptions exist only in compiled code")
+
+
 MARKERS = (
+    formatted_exception,
     range_bounds,
     range_more,
     range_count,

@@ -527,6 +527,23 @@ class ExcRaised(Instr):
     opcode = "excraised"
 
 
+@_ops("values")
+@dataclass(eq=False, slots=True)
+class ExcFormatted(Instr):
+    """Low IR: the descriptor of `raise exc(template.format(*values))` (`style` 1) or
+    `exc(template % values)` (`style` 2), written into the runtime's ring of formatted
+    exceptions (`jitcore.runtime.excring`); `codes` names each value's kind for Python, which
+    formats the message when the exception reaches it."""
+
+    exc: type = BaseException
+    template: str = ""
+    style: int = 1
+    codes: str = ""
+    values: list[Value] = field(default_factory=list)
+    opcode = "excformatted"
+    has_side_effects = True
+
+
 @_ops("call")
 @dataclass(eq=False, slots=True)
 class CallStatus(Instr):
@@ -566,6 +583,7 @@ LOW_IR: tuple[type[Instr], ...] = (
     CallFailed,
     ExcMatch,
     ExcRaised,
+    ExcFormatted,
     CallStatus,
     ListOp,
 )
@@ -708,6 +726,11 @@ class Function:
     # For `try` (`jitcore.ssa_try`): each block built by `ssa` -> the `ExcPending` marker of
     # the protected part it belongs to (None outside every `try`). Empty without `try`.
     exc_regions: dict[Block, Instr | None] = field(default_factory=dict, repr=False)
+    # Under `parallel=True` (set by the pipeline before `lower`): the symbol the function is
+    # compiled under, which names the chunk functions `lower` outlines from its loops
+    # (`jitcore.lib.outlining`); those, in low IR, are `outlined`. None / empty otherwise.
+    parallel_symbol: str | None = field(default=None, repr=False)
+    outlined: list[Function] = field(default_factory=list, repr=False)
 
     @property
     def entry(self) -> Block:

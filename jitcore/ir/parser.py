@@ -108,7 +108,7 @@ def _tokenize(line: str) -> list[_Token]:
 
 
 TYPE_WORDS = frozenset(T.SCALARS) | {"none", "ptr", "bottom", "tuple", "array", "slice", "const"}
-TYPE_WORDS |= {"str", "dict", "set", "view", "list"}
+TYPE_WORDS |= {"str", "dict", "set", "view", "list", "generator", "optional"}
 _LITERAL_WORDS: dict[str, object] = {"True": True, "False": False, "None": None}
 
 
@@ -515,7 +515,13 @@ class _Parser:
         word = self.take("name").text
         if word in T.SCALARS:
             return T.SCALARS[word]
-        simple = {"none": T.NONE, "ptr": T.PTR, "bottom": T.BOTTOM, "str": T.STR}
+        simple = {
+            "none": T.NONE,
+            "ptr": T.PTR,
+            "bottom": T.BOTTOM,
+            "str": T.STR,
+            "generator": T.GENERATOR,
+        }
         if word in simple:
             return simple[word]
         self.expect("(")
@@ -531,6 +537,10 @@ class _Parser:
         if word in ("dict", "set"):
             parts = list(self.sequence(")", self.type))
             return T.Dict(parts[0], parts[1]) if word == "dict" else T.Set(parts[0])
+        if word == "optional":
+            inner = self.type()
+            self.expect(")")
+            return T.Optional(inner)
         if word == "view":
             kind = self.take("name").text
             self.expect(",")

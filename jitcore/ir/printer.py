@@ -40,6 +40,7 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.coerce import const_type
+from jitcore.ir.frozen import frozen_literal, frozen_type
 from jitcore.ir.markers import MISSING
 from jitcore.ir.names import object_name
 
@@ -118,6 +119,9 @@ def format_literal(value: object) -> str:
         return f"@{object_name(type(value))}({format_literal(value.item())})"
     if isinstance(value, np.dtype):
         return f"@np.dtype({value.name!r})"
+    if isinstance(value, np.ndarray) and frozen_type(value) is not None:
+        args = ", ".join(format_literal(x) for x in frozen_literal(value))
+        return f"@jitcore.ir.frozen.frozen_array({args})"
     if isinstance(value, slice):
         parts = (value.start, value.stop, value.step)
         return "@slice(" + ", ".join(format_literal(p) for p in parts) + ")"

@@ -78,6 +78,22 @@ class NoneType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class Optional(Type):
+    """A value that is `None` on some paths (`x = None` then `x = i` in a loop): `inner` or
+    None. Using it as its inner type checks it is not None (Python raises TypeError there);
+    `x is None` and returning it need no check (`jitcore.lib.optional`)."""
+
+    inner: Type
+
+    @property
+    def name(self) -> str:
+        return f"optional({self.inner.name})"
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
 class Tuple(Type):
     """A fixed-length tuple; `items` may differ from one another."""
 
@@ -316,6 +332,8 @@ def contains_array(t: Type | None) -> bool:
         return True
     if isinstance(t, Tuple):
         return any(contains_array(i) for i in t.items)
+    if isinstance(t, Optional):
+        return contains_array(t.inner)
     return False
 
 
@@ -354,6 +372,7 @@ def parse_type(text: str) -> Type:
 
 
 _CONTAINERS = {
+    "optional": lambda p: Optional(parse_type(",".join(p))),
     "dict": lambda p: Dict(parse_type(p[0]), parse_type(p[1])),
     "set": lambda p: Set(parse_type(p[0])),
     "view": lambda p: View(parse_type(",".join(p[1:])), p[0].strip()),

@@ -14,10 +14,12 @@ level, in these layers (a module may use any layer below its own):
     joining                          concatenate, stacks, repeat, tile, roll, flip, insert...
     indexing                         None, ..., boolean masks, index arrays (read and write)
     shapes                           reshape, ravel, transpose, squeeze, broadcast_to, ...
-    reductions                       reductions along axes, scans, dot/matmul
+    matmul                           @, np.dot, np.matmul (BLAS through `blas`, else loops)
+    reductions                       reductions along axes, scans
     arrays                           indexing, views, attributes, creation, assignment
     nprows                           axes moved last and viewed as 2-D rows for the kernels
     npstatsk npsortk npkernels       library kernels written in Python, compiled by jitcore
+    blas                             SciPy's BLAS and LAPACK routines, callable from kernels
     shapekernels                     (the same, for reshape without a copy)
     loops                            the elementwise loop engine (Recipe, elementwise)
     layout  scalar  containers       array struct fields and addressing; scalar emitters;

@@ -21,9 +21,12 @@ from jitcore.lib import (
     builtins,
     containers,
     creation,
+    excformat,
     joining,
+    lapack,
     lists,
     mathlib,
+    matmul,
     nplinalg,
     nprandom,
     nprandomgen,
@@ -49,16 +52,19 @@ RULE_MODULES = (
     operators,
     pyextras,
     reductions,
+    matmul,
     ufuncs,
     npsort,
     npstats,
     npufuncs,
     nplinalg,
+    lapack,
     nprandom,
     nprandomgen,
     shapes,
     joining,
     creation,
+    excformat,
 )
 
 BEGIN = "<!-- supported:begin -->"
@@ -111,7 +117,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: linear algebra",
-        "`@`, `np.dot` and `np.matmul` are listed with the reductions and products.",
+        "Products go through SciPy's BLAS and the decompositions through its LAPACK (the "
+        "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
     ),
     (
         "NumPy: random numbers",
@@ -146,6 +153,8 @@ _MODULE_SECTIONS = {
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
+    "matmul": "NumPy: linear algebra",
+    "lapack": "NumPy: linear algebra",
     "nprandom": "NumPy: random numbers",
 }
 

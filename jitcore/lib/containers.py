@@ -25,7 +25,7 @@ from jitcore.ir import containers as markers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
-from jitcore.ir.coerce import unify
+from jitcore.ir.coerce import can_be_optional, unify
 from jitcore.ir.markers import MISSING
 from jitcore.lib.registry import (
     Operand,
@@ -418,13 +418,37 @@ def _get(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if is_unrefined(t) or refines is not None:
         return _waiting(t, refines)
     if len(args) == 2:
-        raise UnsupportedError(
-            "d.get(key) without a default is not supported (it may return None)",
-            hint="give a default of the value type: d.get(key, 0)",
-        )
+        return _get_optional(t, _item_operand(t.key, key, "dict keys"))
     k = _item_operand(t.key, key, "dict keys")
     v = _item_operand(t.value, default, "dict values")
     return _reads_value("get", t, (None, k, v))
+
+
+def _get_optional(t: T.Dict, key: T.Type | None) -> Resolved:
+    """`d.get(key)`: the value, or None (an optional value, `lib.optional`): a lookup for
+    `in`, then one for the value where it is there."""
+    if not can_be_optional(t.value):
+        raise UnsupportedError(
+            f"d.get(key) without a default would give an optional {t.value}, which cannot be",
+            hint="give a default of the value type: d.get(key, default)",
+        )
+    result_t = T.Optional(t.value)
+
+    def lower(b: LowBuilder, a: list[ir.Value], kw: dict) -> ir.Value:
+        present = _call(b, "contains", t, [a[0], a[1]], T.BOOL)
+        found, missing, joined = b.new_block("found"), b.new_block("missing"), b.new_block("got")
+        b.branch(present, found, missing)
+        b.position(found)
+        value = _call(b, "getitem", t, [a[0], a[1]], t.value)
+        wrapped = b.emit(ir.MakeTuple([ir.Const(True, type=T.BOOL), value], type=result_t))
+        found_end = b.block
+        b.jump(joined)
+        b.position(missing)
+        b.jump(joined)
+        b.position(joined)
+        return b.phi(result_t, {found_end: wrapped, missing: ir.Const(None, type=result_t)})
+
+    return Resolved((None, key), result_t, lower, origin=origin_of(t.value))
 
 
 @register_method(T.Dict, "setdefault", params="key: const, default: const")

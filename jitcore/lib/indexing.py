@@ -419,6 +419,8 @@ def _setitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], value: ir.Value
     dtype = cast(T.Array, a.type).dtype
     sel = _basic(b, a, p, values)
     adv = p.advanced
+    if not isinstance(p.out, T.Scalar) and not isinstance(value.type, T.Array):
+        A.check_python_int(b, value, dtype)  # NumPy converts the value before it indexes
     if p.several:
         multi = _Several(b, sel, [values[cast(int, i.source)] for i in p.several], p.adjacent)
         multi.visit(_putter(b, a, value, multi.shape))

@@ -20,7 +20,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import arrays as A
-from jitcore.lib import indexing
+from jitcore.lib import indexing, repeatcounts
 from jitcore.lib import shapes as S
 from jitcore.lib.layout import (
     TOO_BIG,
@@ -323,7 +323,7 @@ def _same(b: LowBuilder, i: ir.Value) -> ir.Value:
     return i
 
 
-@register_function(np.repeat, params="a: array, repeats: int, axis?: axis")
+@register_function(np.repeat, params="a: array, repeats: int | intarray, axis?: axis")
 def _repeat(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     axis_op = kwargs.pop("axis", args[2] if len(args) > 2 else None)
@@ -333,8 +333,12 @@ def _repeat(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     t = S.array_of(args[0], "repeat")
     rt = args[1].type
+    if isinstance(rt, T.Array):  # a count per item
+        return repeatcounts.resolve(
+            t, rt, _axis(axis_op, max(t.ndim, 1), "repeat", None), len(args)
+        )
     if not (isinstance(rt, T.Scalar) and rt.kind in "iub"):
-        raise TypingError("repeat: repeats must be an int", hint="array repeats are not supported")
+        raise TypingError("repeat: repeats must be an int or an array of ints")
     axis = _axis(axis_op, max(t.ndim, 1), "repeat", None)
     ndim = t.ndim if axis is not None else 1
     out_t = T.Array(t.dtype, ndim, "C")

@@ -19,6 +19,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import layout as L
+from jitcore.lib.outlining import parallel_or_serial
 from jitcore.lib.registry import Operand, Resolved
 
 ScalarFn = Callable[[LowBuilder, list[ir.Value]], ir.Value]
@@ -136,7 +137,7 @@ def elementwise(
             )
             b.branch(same, flat, general)
             b.position(flat)
-            _flat_loop(b, inputs, fn, out, L.size_of(b, shape))
+            _flat_loops(b, inputs, fn, out, L.size_of(b, shape))
             b.jump(join)
             b.position(general)
             _general_loops(b, inputs, fn, out, shape)
@@ -178,12 +179,32 @@ def _broadcast_shape(
     return shape
 
 
-def _flat_loop(
+def _flat_loops(
     b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, n: ir.Value
+) -> None:
+    """The flat loop over `0..n`; in a `parallel=True` function, over chunks of it on
+    native threads when `n` is large (`outlining`): each element is computed as serially."""
+    captured = [x for x in inputs if not isinstance(x, ir.Const)] + [out]
+
+    def chunk(cb: LowBuilder, lo: ir.Value, hi: ir.Value, values: list[ir.Value]) -> None:
+        rename = {id(x): v for x, v in zip(captured, values)}
+        local = [rename.get(id(x), x) for x in inputs]
+        _flat_loop(cb, local, fn, values[-1], lo, hi)
+
+    parallel_or_serial(b, n, captured, chunk)
+
+
+def _flat_loop(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    fn: ScalarFn,
+    out: ir.Value,
+    lo: ir.Value,
+    hi: ir.Value,
 ) -> None:
     datas = {id(x): L.data_of(b, x) for x in inputs if isinstance(x.type, T.Array)}
     out_data = L.data_of(b, out)
-    loop = Loop(b, i64(0), n)
+    loop = Loop(b, lo, hi)
     values = []
     for x in inputs:
         if isinstance(x.type, T.Array):

@@ -282,31 +282,57 @@ def dot_mm(a, b, out):  # noqa: ANN001, ANN201
     return out
 
 
+# One kernel per reduction (a run-time `op` would compile all of them, for every dtype, at the
+# first `axis=` reduction: seconds of compile time, and ones that cannot exist, such as the
+# maximum of complex numbers). Each reduces every row of a 2-D C array into out[i].
+
+
 @_lib
-def reduce_rows(a, out, op):  # noqa: ANN001, ANN201
-    """Reduce each row of a 2-D C array (axis=1) into out[i]: op 0 sum, 1 prod, 2 min, 3 max,
-    4 any, 5 all."""
-    rows = a.shape[0]
-    for i in range(rows):
-        row = a[i]
-        if op == 0:
-            out[i] = pairwise_sum(row, 0, row.shape[0])
-        elif op == 1:
-            out[i] = prod_flat(row)
-        elif op == 2:
-            out[i] = min_flat(row)
-        elif op == 3:
-            out[i] = max_flat(row)
-        elif op == 4:
-            out[i] = any_flat(row)
-        elif op == 5:
-            out[i] = all_flat(row)
-        elif op == 6:
-            out[i] = mean_flat(row)
-        elif op == 7:
-            out[i] = var_flat(row)
-        else:
-            out[i] = std_flat(row)
+def sum_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = pairwise_sum(a[i], 0, a.shape[1])
+    return out
+
+
+@_lib
+def prod_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = prod_flat(a[i])
+    return out
+
+
+@_lib
+def min_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = min_flat(a[i])
+    return out
+
+
+@_lib
+def max_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = max_flat(a[i])
+    return out
+
+
+@_lib
+def any_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = any_flat(a[i])
+    return out
+
+
+@_lib
+def all_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = all_flat(a[i])
+    return out
+
+
+@_lib
+def mean_rows(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = mean_flat(a[i])
     return out
 
 

@@ -33,6 +33,7 @@ from jitcore.lib.registry import (
 )
 from jitcore.runtime import rngstate
 
+Rule = Callable[[list[Operand], dict[str, Operand]], Resolved]
 WORDS_T = T.Array(T.U32, 1, "C")
 CELL_T = T.Array(T.F64, 1, "C")
 _NULL = ir.Const(None, type=T.PTR)
@@ -54,6 +55,25 @@ def _state_words(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         return b.emit(ir.MakeArray(_NULL, state, [i64(rngstate.WORDS)], [i64(4)], type=WORDS_T))
 
     return Resolved((), WORDS_T, lower, may_raise=True)
+
+
+@register_function(K.draw_double)
+def _draw_double(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+    """The legacy stream's double (the `next_double` kernel) or a Generator's."""
+    if len(args) != 1 or kwargs or args[0].type not in (WORDS_T, T.GENERATOR):
+        raise TypingError("draw_double() takes the state words or a Generator")
+    if args[0].type == T.GENERATOR:
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+            return b.native_call(rngstate.BITGEN_NEXT_DOUBLE, [v[0]], T.F64)
+
+        return Resolved((None,), T.F64, lower, may_raise=True)
+    k = call_kernel(K.next_double, [WORDS_T])
+
+    def lower_words(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        return _call(b, k, [v[0]])
+
+    return Resolved((None,), T.F64, lower_words, may_raise=True)
 
 
 @register_function(K.libm_exp)
@@ -307,6 +327,48 @@ register_function(np.random.randn, params="*d: int", listed_as="np.random.randn"
 _register_floats()
 
 
+def binomial_rule(what: str, kernels: object, receiver: bool) -> Rule:
+    """`binomial(n, p, size)` of the legacy stream (`kernels` nprandomk) or of a Generator
+    passed in (`nprandomgk`, `receiver`): n an int, p a real, NumPy's checks (p first)."""
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+        names = ["self", "n", "p", "size"] if receiver else ["n", "p", "size"]
+        where = _bind(args, kwargs, names, what)
+        n_op, p_op = _operand(args, kwargs, where, "n"), _operand(args, kwargs, where, "p")
+        if n_op is None or p_op is None:
+            raise TypingError(f"{what} needs n and p")
+        _int_bound(n_op, "n", what)
+        _real(p_op, what, "p")
+        ndim = _size_ndim(_operand(args, kwargs, where, "size"))
+        types: list[T.Type] = [T.GENERATOR] if receiver else []
+        types += [T.I64, T.F64] + ([] if ndim is None else [_sizes_t(ndim)])
+        name = "binomial" if ndim is None else "binomial_size"
+        k = call_kernel(getattr(kernels, name), types)
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+            values = [v[0]] if receiver else []
+            for param in ("n", "p"):
+                given = _value(v, kw, where, param)
+                assert given is not None
+                values.append(given)
+            size = _value(v, kw, where, "size")
+            if ndim is not None and size is not None:
+                values.append(_size_tuple(b, size))
+            return _call(b, k, values)
+
+        return _result(args, kwargs, k.ret, lower)
+
+    return rule
+
+
+register_function(
+    np.random.binomial,
+    params="n: int, p: real, size?: shape | None",
+    notes="int64 results",
+    listed_as="np.random.binomial",
+)(binomial_rule("np.random.binomial", K, receiver=False))
+
+
 # --- randint ---------------------------------------------------------------------------------
 
 
@@ -323,14 +385,14 @@ def _int_dtype(op: Operand | None) -> T.Scalar:
     return t
 
 
-def _int_bound(op: Operand, name: str) -> None:
+def _int_bound(op: Operand, name: str, what: str = "np.random.randint") -> None:
     if not (isinstance(op.type, T.Scalar) and op.type.kind in "iub"):
         if isinstance(op.type, T.Array):
             raise UnsupportedError(
-                f"np.random.randint: array bounds ({name}) are not supported in compiled code",
+                f"{what}: array arguments ({name}) are not supported in compiled code",
                 hint="draw with scalar bounds",
             )
-        raise TypingError(f"np.random.randint: {name} must be an int, not {op.type}")
+        raise TypingError(f"{what}: {name} must be an int, not {op.type}")
 
 
 def check_bounds(

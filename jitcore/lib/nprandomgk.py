@@ -17,7 +17,14 @@ import math
 
 import numpy as np
 
-from jitcore.lib.nprandomk import _cdf, _search_right
+from jitcore.lib.nprandomk import (
+    _cdf,
+    _search_right,
+    binomial_one,
+    check_binomial,
+    check_lam,
+    poisson_one,
+)
 from jitcore.lib.registry import library_kernel as _lib
 
 U32_MAX = 0xFFFFFFFF
@@ -150,18 +157,20 @@ def fill_lemire(g, flat, low, rng, bits):  # noqa: ANN001, ANN201
     `random_bounded_uint{bits}_fill` draws them with Lemire's method (`rng` uint64)."""
     n = flat.shape[0]
     off = np.uint64(np.int64(low))
-    if bits == 64:
+    if bits >= 32 and np.uint64(0) < rng < np.uint64(U32_MAX):  # the hot loop, spelled out
+        excl = rng + np.uint64(1)
+        threshold = (np.uint64(U32_MAX) - rng) % excl
+        for i in range(n):
+            m = np.uint64(bitgen_u32(g)) * excl
+            left = m & np.uint64(U32_MAX)
+            while left < threshold:  # (left < excl, NumPy's shortcut, only skips this test)
+                m = np.uint64(bitgen_u32(g)) * excl
+                left = m & np.uint64(U32_MAX)
+            flat[i] = off + (m >> np.uint64(32))
+        return
+    if bits >= 32:
         for i in range(n):
             flat[i] = off + bounded64(g, rng)
-        return
-    if bits == 32:
-        for i in range(n):
-            if rng == np.uint64(0):
-                flat[i] = off
-            elif rng == np.uint64(U32_MAX):
-                flat[i] = off + np.uint64(bitgen_u32(g))
-            else:
-                flat[i] = off + lemire32(g, rng)
         return
     # 16-, 8- and 1-bit values come out of one buffered 32-bit draw
     per = 1 if bits == 16 else (3 if bits == 8 else 31)
@@ -442,4 +451,41 @@ def choice_indices_p(g, pop, is_array, size, replace, p, atol):  # noqa: ANN001,
                 taken[j] = True
                 flat[found] = j
                 found += 1
+    return out
+
+
+# --- Poisson ---------------------------------------------------------------------------------
+
+
+@_lib
+def poisson(g, lam):  # noqa: ANN001, ANN201
+    """`random_poisson`, NumPy's legacy functions and Generators share it (`poisson_one`)."""
+    check_lam(lam)
+    return poisson_one(g, lam)
+
+
+@_lib
+def poisson_size(g, lam, size):  # noqa: ANN001, ANN201
+    check_lam(lam)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    for i in range(flat.shape[0]):
+        flat[i] = poisson_one(g, lam)
+    return out
+
+
+@_lib
+def binomial(g, n, p):  # noqa: ANN001, ANN201
+    """`random_binomial`, shared with the legacy function (`binomial_one`)."""
+    check_binomial(n, p)
+    return binomial_one(g, n, p)
+
+
+@_lib
+def binomial_size(g, n, p, size):  # noqa: ANN001, ANN201
+    check_binomial(n, p)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    for i in range(flat.shape[0]):
+        flat[i] = binomial_one(g, n, p)
     return out

@@ -17,7 +17,7 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
-from jitcore.lib import scalar
+from jitcore.lib import scalar, ufuncout
 from jitcore.lib.loops import Recipe, ScalarFn
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 from jitcore.lib.ufuncs import (
@@ -261,28 +261,31 @@ def _rule(
     ufunc = getattr(np, name)
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-        if kwargs:
+        out_op, rest = ufuncout.split_out(name, ufunc.nin, args, kwargs)
+        if rest:
             raise TypingError(
-                f"np.{name}: keyword arguments are not supported ({', '.join(kwargs)})"
+                f"np.{name}: keyword arguments are not supported ({', '.join(rest)})"
             )
-        if len(args) != ufunc.nin:
+        if len(args) < ufunc.nin:
             return None
-        dtypes = loop_dtypes(ufunc, args)
+        inputs = args[: ufunc.nin]
+        dtypes = loop_dtypes(ufunc, inputs)
         ins, out = dtypes[: ufunc.nin], dtypes[-1]
         if any(t.is_complex for t in ins) and name not in _COMPLEX_OK:
             raise TypingError(f"np.{name} of complex numbers is not supported")
 
         def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
-            return [check_weak_ints(b, x, op, t) for x, op, t in zip(v, args, ins)]
+            return [check_weak_ints(b, x, op, t) for x, op, t in zip(v, inputs, ins)]
 
         def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
             value = element(b, *[b.cast(x, t) for x, t in zip(xs, ins)])
             return b.cast(value, out)
 
         scalar_fn: ScalarFn = fn
-        return _elementwise_resolved(
-            len(args), _result_type(args, out), Recipe(out, scalar_fn, prepare)
-        )
+        recipe = Recipe(out, scalar_fn, prepare)
+        if out_op is not None:  # np.hypot(a, b, out=c)
+            return ufuncout.into(name, recipe, args, out_op, ufunc.nin, kwargs)
+        return _elementwise_resolved(len(args), _result_type(args, out), recipe)
 
     return rule
 

@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, containers, indexing, lists, scalar, shapes, ufuncs
+from jitcore.lib import arrays, containers, indexing, lists, optional, scalar, shapes, ufuncs
 from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
@@ -341,6 +341,8 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
     t = x.type
     if op in {"truth", "not"} and isinstance(t, T.List):
         return lists.resolve_truth(x, op == "not")
+    if op in {"truth", "not"} and isinstance(t, T.Optional):
+        return optional.resolve_truth(op, t, resolve_unary)
     if op in {"truth", "not"}:
         return Resolved(
             (None,), T.BOOL, _lower_truth(op == "not"), const=_static_truth(x, op == "not")
@@ -536,6 +538,8 @@ def _int_float_order(
 
 
 def _resolve_identity(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
+    if isinstance(a.type, T.Optional) or isinstance(b.type, T.Optional):
+        return optional.resolve_identity(op, a.type, b.type)
     none_a, none_b = isinstance(a.type, T.NoneType), isinstance(b.type, T.NoneType)
     if none_a or none_b:
         same = none_a and none_b
@@ -710,6 +714,13 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         value = getattr(t.obj, attr, None)
         if value is not None:
             return Resolved((None,), const_type(value), const=value)
+    if isinstance(t, T.Generator):  # its compiled methods are in lib.nprandomgen
+        raise UnsupportedError(
+            f"np.random.Generator.{attr} is not supported in compiled code",
+            loc=loc,
+            hint="compiled: random, uniform, integers, choice, shuffle, permutation, poisson, "
+            "binomial (normal draws need NumPy's ziggurat tables: draw them in Python)",
+        )
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
 
 

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitcore.errors import SourceLoc, TypingError
+from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
-from jitcore.lib import npkernels
+from jitcore.lib import axisreduce, npkernels
 from jitcore.lib.loops import elementwise
+from jitcore.lib.npparallel import PARALLEL_KERNELS
 from jitcore.lib.nprows import (
     axes_arg,
     const_flag,
@@ -25,6 +26,7 @@ from jitcore.lib.nprows import (
     take_args,
     unrows_reduced,
 )
+from jitcore.lib.outlining import parallel_symbol
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -71,16 +73,16 @@ def _array_arg(args: list[Operand], what: str) -> T.Array:
     return args[0].type
 
 
-_ROW_OPS = {
-    "sum": 0,
-    "prod": 1,
-    "min": 2,
-    "max": 3,
-    "any": 4,
-    "all": 5,
-    "mean": 6,
-    "var": 7,
-    "std": 8,
+_ROW_KERNELS = {
+    "sum": "sum_rows",
+    "prod": "prod_rows",
+    "min": "min_rows",
+    "max": "max_rows",
+    "amin": "min_rows",
+    "amax": "max_rows",
+    "any": "any_rows",
+    "all": "all_rows",
+    "mean": "mean_rows",
 }
 
 # The parameters after the array, by reduction (NumPy's order).
@@ -127,7 +129,10 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         out = resolved.ret
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            return resolved.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
+            chosen = resolved
+            if parallel_symbol(b) is not None and kern in PARALLEL_KERNELS:
+                chosen = call_kernel(PARALLEL_KERNELS[kern], [T.Array(acc, 1, "C")])
+            return chosen.lower(b, [flat(b, v[0], acc)], {})  # type: ignore[misc]
 
         return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
@@ -144,19 +149,27 @@ def _axis_reduction(
     kwargs: dict[str, Operand],
 ) -> Resolved:
     out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
+    empty_error = _EMPTY_REDUCTION.get(name)
+    if axisreduce.applies(name, t, axes, acc) and not keepdims:  # no transposing copy
+
+        def lower_first_axis(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return axisreduce.reduce_first_axis(b, v[0], name, acc, out_dtype, empty_error or "")
+
+        result_t = reduced_type(out_dtype, t.ndim, axes, keepdims)
+        return Resolved(
+            (None,) * len(args), result_t, lower_first_axis, kwargs=dict.fromkeys(kwargs)
+        )
     rows_t = T.Array(acc, 2, "C")
     out_t = T.Array(out_dtype, 1, "C")
     params = _PARAMS.get(name, _DEFAULT_PARAMS)
+    extra_args: list[ir.Value] = []
     if name.startswith("arg"):
         resolved = _call("argreduce_rows", [rows_t, out_t, T.I64])
-        op = 0 if name == "argmin" else 1
+        extra_args = [i64(0 if name == "argmin" else 1)]
     elif name in {"var", "std"}:
         resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
-        op = 0
     else:
-        resolved = _call("reduce_rows", [rows_t, out_t, T.I64])
-        op = _ROW_OPS[name]
-    empty_error = _EMPTY_REDUCTION.get(name)
+        resolved = _call(_ROW_KERNELS[name], [rows_t, out_t])
     ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -170,7 +183,7 @@ def _axis_reduction(
             ddof_v = i64(0) if ddof is None else b.cast(ddof, T.I64)
             extra = [ddof_v, ir.Const(name == "std", type=T.BOOL)]
         else:
-            extra = [i64(op)]
+            extra = extra_args
         resolved.lower(b, [r.rows, out, *extra], {})  # type: ignore[misc]
         return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
 
@@ -238,68 +251,4 @@ for _name, (_kernel, _result) in REDUCTIONS.items():
 # cumsum and cumprod (with axis=) are in `npstats`.
 
 
-_DOT_NOTES = "1-D and 2-D operands (1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D)"
-
-
-def resolve_matmul(args: list[Operand], loc: SourceLoc | None = None) -> Resolved:
-    """np.dot / `@` for 1-D.1-D, 2-D.1-D and 2-D.2-D, in NumPy's result dtype."""
-    if len(args) != 2 or not all(isinstance(a.type, T.Array) for a in args):
-        raise TypingError("np.dot and @ need two arrays here", loc=loc)
-    ta, tb = args[0].type, args[1].type
-    assert isinstance(ta, T.Array) and isinstance(tb, T.Array)
-    dtype = T.from_dtype(np.result_type(ta.dtype.dtype, tb.dtype.dtype))
-    if dtype.is_bool:
-        raise TypingError("np.dot of boolean arrays is not supported", loc=loc)
-    shapes = (ta.ndim, tb.ndim)
-    contiguous = {1: T.Array(dtype, 1, "C"), 2: T.Array(dtype, 2, "C")}
-    if shapes == (1, 1):
-        resolved = _call("dot_vv", [contiguous[1], contiguous[1]])
-        out_t: T.Type = dtype
-    elif shapes == (2, 1):
-        resolved = _call("dot_mv", [contiguous[2], contiguous[1], contiguous[1]])
-        out_t = contiguous[1]
-    elif shapes == (1, 2):
-        resolved = _call("dot_vm", [contiguous[1], contiguous[2], contiguous[1]])
-        out_t = contiguous[1]
-    elif shapes == (2, 2):
-        resolved = _call("dot_mm", [contiguous[2], contiguous[2], contiguous[2]])
-        out_t = contiguous[2]
-    else:
-        raise TypingError(
-            f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported",
-            loc=loc,
-            hint="supported: 1-D.1-D, 2-D.1-D, 1-D.2-D, 2-D.2-D",
-        )
-
-    def contiguous_copy(b: LowBuilder, a: ir.Value) -> ir.Value:
-        t = a.type
-        assert isinstance(t, T.Array)
-        if t.layout == "C" and t.dtype == dtype:
-            return a
-        return A.copy_as(b, a, dtype)
-
-    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        x, y = contiguous_copy(b, v[0]), contiguous_copy(b, v[1])
-        if shapes == (1, 1):
-            return resolved.lower(b, [x, y], {})  # type: ignore[misc]
-        if shapes == (2, 1):
-            out = A.allocate(b, dtype, [A.shape_of(b, x, 0)], "C")
-            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-        if shapes == (1, 2):
-            out = A.allocate(b, dtype, [A.shape_of(b, y, 1)], "C")
-            return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-        out = A.allocate(b, dtype, [A.shape_of(b, x, 0), A.shape_of(b, y, 1)], "C")
-        return resolved.lower(b, [x, y, out], {})  # type: ignore[misc]
-
-    return Resolved((None, None), out_t, lower)
-
-
-@register_function(np.dot, params="a: array, b: array", notes=_DOT_NOTES)
-def _dot(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-    if kwargs:
-        return None
-    return resolve_matmul(args)
-
-
-register_function(np.matmul, params="a: array, b: array", notes=_DOT_NOTES)(_dot)
-register_method(T.Array, "dot", params="b: array", notes=_DOT_NOTES)(_dot)
+# np.dot, np.matmul, `@` and ndarray.dot are in `matmul`.

@@ -266,6 +266,16 @@ def library_kernel(func: Callable[..., object]) -> Callable[..., object]:
     return func
 
 
+def parallel_library_kernel(func: Callable[..., object]) -> Callable[..., object]:
+    """A library kernel compiled with `parallel=True`: its prange loops run on threads."""
+    func.__jitcore_parallel_kernel__ = True  # type: ignore[attr-defined]
+    return library_kernel(func)
+
+
+def is_parallel_library_kernel(obj: object) -> bool:
+    return getattr(obj, "__jitcore_parallel_kernel__", False) is True
+
+
 def is_library_kernel(obj: object) -> bool:
     return getattr(obj, "__jitcore_library_kernel__", False) is True
 

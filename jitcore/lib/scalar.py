@@ -230,8 +230,33 @@ def cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
     return b.complex(out_re, out_im, T.C128)
 
 
+def extreme(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
+    """NumPy's `minimum` / `maximum` of two numbers of one type: a NaN on either side wins."""
+    pred = "lt" if op == "minimum" else "gt"
+    if cast(T.Scalar, x.type).is_float:
+        return b.select(b.or_(b.cmp(pred, x, y), b.isnan(x)), x, y)
+    return b.select(b.cmp(pred, x, y), x, y)
+
+
 def clog(b: LowBuilder, z: ir.Value) -> ir.Value:
     re, im = b.real(z), b.imag(z)
     r = b.intrinsic("hypot", [re, im], T.F64)
     b.raise_if(b.cmp("eq", r, ir.Const(0.0, type=T.F64)), ValueError, DOMAIN)
-    return b.complex(b.intrinsic("log", [r], T.F64), b.intrinsic("atan2", [im, re], T.F64), T.C128)
+    # Near |z| = 1, log(|z|) cancels: CPython takes log1p((am - 1)(am + 1) + an^2) / 2 there
+    # (am, an the larger and smaller magnitude of the parts), and so do we.
+    f64 = T.F64
+    ax, ay = b.intrinsic("fabs", [re], f64), b.intrinsic("fabs", [im], f64)
+    am = b.select(b.cmp("gt", ax, ay), ax, ay)
+    an = b.select(b.cmp("gt", ax, ay), ay, ax)
+    one = ir.Const(1.0, type=f64)
+    near = b.binop(
+        "add",
+        b.binop("mul", b.binop("sub", am, one), b.binop("add", am, one)),
+        b.binop("mul", an, an),
+    )
+    close = b.and_(
+        b.cmp("ge", r, ir.Const(0.71, type=f64)), b.cmp("le", r, ir.Const(1.73, type=f64))
+    )
+    half_log1p = b.binop("mul", b.intrinsic("log1p", [near], f64), ir.Const(0.5, type=f64))
+    real = b.select(close, half_log1p, b.intrinsic("log", [r], f64))
+    return b.complex(real, b.intrinsic("atan2", [im, re], f64), T.C128)

@@ -226,8 +226,9 @@ def _reshape_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
     """`a.reshape(shape)`, `a.reshape(d0, d1, ...)`, `np.reshape(a, shape)`."""
     kwargs = dict(kwargs)
     order = kwargs.pop("order", None)
-    if order is not None and not (order.is_const and order.const == "C"):
-        raise TypingError("reshape: only order='C' is supported")
+    if order is not None and not (order.is_const and order.const in ("C", "F")):
+        raise TypingError("reshape: order must be the constant 'C' or 'F'")
+    fortran = order is not None and order.const == "F"
     if "shape" in kwargs:
         args = [*args, kwargs.pop("shape")]
     if "newshape" in kwargs:
@@ -241,6 +242,8 @@ def _reshape_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         ndim = sum(_shape_items(op, "reshape") for op in args[1:])
         if any(isinstance(op.type, T.Tuple) for op in args[1:]):
             raise TypingError("reshape: give the shape as one tuple or as separate ints")
+    if fortran:  # order='F' is the C-order reshape of the transpose, transposed
+        return _reshape_fortran(t, ndim, len(args))
     out = T.Array(t.dtype, ndim, "C" if t.layout == "C" else "A")
     kernel = None if t.layout == "C" else nocopy_kernel()
 
@@ -249,6 +252,32 @@ def _reshape_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
         return reshaped_view(b, v[0], _resolve_shape(b, v[0], dims), out, kernel)
 
     return Resolved((None,) * len(args), out, lower, kwargs={"order": None})
+
+
+_TRANSPOSED_LAYOUT: dict[str, Layout] = {"C": "F", "F": "C", "A": "A"}
+
+
+def _reversed_view(b: LowBuilder, a: ir.Value, t: T.Array) -> ir.Value:
+    """`a.T` typed as `t`."""
+    return make_view(b, a, t, data_of(b, a), shapes_of(b, a)[::-1], strides_of(b, a)[::-1])
+
+
+def _reshape_fortran(t: T.Array, ndim: int, nargs: int) -> Resolved:
+    """`reshape(..., order='F')`: elements read and written first index fastest, which is
+    `a.T.reshape(reversed shape).T` (a view where NumPy gives one)."""
+    at = T.Array(t.dtype, t.ndim, _TRANSPOSED_LAYOUT[t.layout] if t.ndim > 1 else t.layout)
+    inner = T.Array(t.dtype, ndim, "C" if at.layout == "C" else "A")
+    out = T.Array(t.dtype, ndim, _TRANSPOSED_LAYOUT[inner.layout] if ndim > 1 else inner.layout)
+    kernel = None if at.layout == "C" else nocopy_kernel()
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        dims = [d for s in v[1:] for d in shape_values(b, s)][::-1]
+        a_t = _reversed_view(b, v[0], at)
+        return _reversed_view(
+            b, reshaped_view(b, a_t, _resolve_shape(b, a_t, dims), inner, kernel), out
+        )
+
+    return Resolved((None,) * nargs, out, lower, kwargs={"order": None})
 
 
 def _resolve_shape(b: LowBuilder, a: ir.Value, dims: list[ir.Value]) -> list[ir.Value]:

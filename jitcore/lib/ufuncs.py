@@ -22,7 +22,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import arrays as A
-from jitcore.lib import reductions, scalar
+from jitcore.lib import matmul, scalar, ufuncout
 from jitcore.lib.loops import Recipe, ScalarFn, elementwise
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 
@@ -174,27 +174,13 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
             return _shift(b, op, x, y)
         if op in {"eq", "ne", "lt", "le", "gt", "ge"}:
             return b.cmp(op, x, y)
-        if op == "minimum":
-            return (
-                b.select(b.or_(b.cmp("lt", x, y), _isnan(b, x)), x, y)
-                if t.is_float
-                else b.select(b.cmp("lt", x, y), x, y)
-            )
-        if op == "maximum":
-            return (
-                b.select(b.or_(b.cmp("gt", x, y), _isnan(b, x)), x, y)
-                if t.is_float
-                else b.select(b.cmp("gt", x, y), x, y)
-            )
+        if op in {"minimum", "maximum"}:
+            return scalar.extreme(b, op, x, y)
         if op in {"arctan2", "hypot"}:
             return b.intrinsic({"arctan2": "atan2", "hypot": "hypot"}[op], [x, y], t)
         raise TypingError(f"no elementwise {op}")
 
     return emit
-
-
-def _isnan(b: LowBuilder, x: ir.Value) -> ir.Value:
-    return b.isnan(x)
 
 
 UFUNC_OF_OP = {
@@ -221,7 +207,7 @@ UFUNC_OF_OP = {
 
 def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if op == "matmul":
-        return reductions.resolve_matmul([a, b], loc)
+        return matmul.resolve_matmul([a, b], loc)
     if op not in UFUNC_OF_OP:
         raise TypingError(f"unsupported array operation {op}", loc=loc)
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
@@ -470,17 +456,19 @@ def _ufunc_rule(name: str):  # noqa: ANN202
     ufunc = getattr(np, name)
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-        if kwargs:
+        out_op, rest = ufuncout.split_out(name, ufunc.nin, args, kwargs)
+        if rest:
             raise TypingError(
-                f"np.{name}: keyword arguments are not supported here ({', '.join(kwargs)})"
+                f"np.{name}: keyword arguments are not supported here ({', '.join(rest)})"
             )
-        if len(args) != ufunc.nin:
+        if len(args) < ufunc.nin:
             return None
-        dtypes = loop_dtypes(ufunc, args)
+        inputs = args[: ufunc.nin]
+        dtypes = loop_dtypes(ufunc, inputs)
         ins, out = dtypes[: ufunc.nin], dtypes[-1]
 
         def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
-            return [check_weak_ints(b, x, op, t) for x, op, t in zip(v, args, ins)]
+            return [check_weak_ints(b, x, op, t) for x, op, t in zip(v, inputs, ins)]
 
         if ufunc.nin == 1:
             element1 = _unary_element(name)
@@ -488,7 +476,10 @@ def _ufunc_rule(name: str):  # noqa: ANN202
         else:
             element2 = _binary_element(BINARY_UFUNCS[name])
             fn = lambda b, xs: element2(b, b.cast(xs[0], ins[0]), b.cast(xs[1], ins[1]))  # noqa: E731
-        return _elementwise_resolved(len(args), _result_type(args, out), Recipe(out, fn, prepare))
+        recipe = Recipe(out, fn, prepare)
+        if out_op is not None:  # np.add(a, b, out=c)
+            return ufuncout.into(name, recipe, args, out_op, ufunc.nin, kwargs)
+        return _elementwise_resolved(len(args), _result_type(args, out), recipe)
 
     return rule
 

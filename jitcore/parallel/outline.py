@@ -169,12 +169,21 @@ class _Outliner:
     def is_prange(self, node: ast.stmt) -> bool:
         if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
             return False
-        func = node.iter.func
-        if not isinstance(func, ast.Name) or self.is_local(func.id):
-            return False
-        env = self.parsed.env
-        value = env.closure.get(func.id, env.globals.get(func.id, MISSING))
-        return value is prange
+        return self.global_value(node.iter.func) is prange
+
+    def global_value(self, node: ast.expr) -> object:
+        """The module-level object a name or dotted name (`jitcore.prange`) refers to, else
+        MISSING (a local shadows it)."""
+        if isinstance(node, ast.Name):
+            if self.is_local(node.id):
+                return MISSING
+            env = self.parsed.env
+            return env.closure.get(node.id, env.globals.get(node.id, MISSING))
+        if isinstance(node, ast.Attribute):
+            owner = self.global_value(node.value)
+            if isinstance(owner, types.ModuleType):
+                return getattr(owner, node.attr, MISSING)
+        return MISSING
 
     def statements(self, body: list[ast.stmt], enclosing_loops: list[ast.AST]) -> list[ast.stmt]:
         out: list[ast.stmt] = []

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.runtime import rngstate
+from jitcore.runtime import excring, rngstate
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 PTR = ll.PointerType()
@@ -42,6 +42,9 @@ EXPORTS = (
     LIVE_BLOCKS,
     NUMPY_API,
     PYTHON_MODE,
+    excring.RING,  # formatted exceptions (`excring`)
+    excring.RING_NEXT,
+    excring.RAISE,
     *rngstate.EXPORTS,
 )
 
@@ -75,6 +78,7 @@ def runtime_module() -> ll.Module:
     _emit_wrap(module, malloc, incref_py)
     release = _emit_release(module, free, decref_py)
     _emit_capsule_destructor(module, get_pointer, release)
+    excring.emit_ring(module)
     rngstate.emit(module)  # compiled code's random-number state, one per thread
     return module
 

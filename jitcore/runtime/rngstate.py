@@ -47,6 +47,7 @@ BITGEN_DRAWS = {
     "jitcore_rt_bitgen_next_double": (24, ll.DoubleType()),
 }
 LIBM_EXP = "jitcore_rt_libm_exp"  # the C library's exp, as NumPy's C code calls it
+BITGEN_NEXT_DOUBLE = "jitcore_rt_bitgen_next_double"
 EXPORTS = (STATE, FORKS, *BITGEN_DRAWS, LIBM_EXP)
 
 KEY_WORDS = 624

@@ -124,6 +124,13 @@ def _scalar_ops(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.extract(b.make_tuple([phi, chosen]), 1))
 
 
+def _formatted_exception(b: LowBuilder, a: list[ir.Arg]) -> None:
+    desc = b.emit(
+        ir.ExcFormatted(ValueError, "n={} x={}", 1, "<i8:py,<f8:np", [a[1], a[2]], type=T.PTR)
+    )
+    _finish(b, b.select(b.cmp("eq", desc, ir.Const(None, type=T.PTR)), a[1], i64(0)))
+
+
 # Each case: the classes it covers, how to build it, what its LLVM text must contain.
 def _list_ops(b: LowBuilder, a: list[ir.Arg]) -> None:
     i64 = T.I64
@@ -172,6 +179,11 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         (ir.CallStatus, ir.ExcRaised, ir.ExcMatch),
         _exceptions,
         ("PyExc_FloatingPointError", "PyExc_KeyError", "icmp eq ptr"),
+    ),
+    "excformatted": (
+        (ir.ExcFormatted,),
+        _formatted_exception,
+        ('@"jitcore_rt_exc_ring"', "atomicrmw add", "PyExc_ValueError"),
     ),
     "intrinsic": ((ir.Intrinsic,), _intrinsic, ('@"llvm.sqrt.f64"',)),
     "scalar": (

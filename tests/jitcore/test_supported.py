@@ -154,7 +154,7 @@ SKIP: dict[str, str] = {
     **{
         f"Generator.{name}": "a method of a np.random.Generator argument: "
         "tests/jitcore/lib/test_nprandomgen.py"
-        for name in ("random", "uniform", "integers", "choice", "shuffle", "permutation")
+        for name in ("random uniform integers choice shuffle permutation poisson binomial".split())
     },
 }
 
@@ -170,6 +170,16 @@ SKIP.update(
     {
         f"list.{m}": "tests/jitcore/e2e/test_lists.py (the generic test draws no lists)"
         for m in (*_LIST_METHODS, "remove", "reverse", "sort")
+    }
+)
+_LAPACK = (
+    "inv det slogdet solve cholesky eigh eigvalsh eig eigvals svd qr lstsq pinv matrix_rank"
+).split()
+SKIP.update(
+    {
+        f"np.linalg.{f}": "takes 2-D (mostly square, Hermitian or definite) matrices, the "
+        "drawn arrays are 1-D: tests/jitcore/lib/test_lapack.py draws matrices"
+        for f in _LAPACK
     }
 )
 

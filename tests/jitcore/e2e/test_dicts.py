@@ -219,9 +219,56 @@ def float_key_into_int_dict(x: float) -> int:
     return d[x]
 
 
-def get_without_default(k: int) -> int:
-    d = {1: 2}
+def get_without_default(k: int) -> str:
+    d = {1: "a"}
     return d.get(k)
+
+
+def optional_get(keys: tuple, probe: int) -> tuple:
+    d = {}
+    for k in keys:
+        d[k] = d.get(k, 0) + 1
+    found = d.get(probe)
+    twice = -1 if found is None else found * 2
+    return found, twice, {1.5: np.arange(3.0)}.get(probe + 0.5)
+
+
+@given(keys=KEYS, probe=st.integers(-6, 6))
+def test_get_without_a_default_is_optional(keys: list, probe: int) -> None:
+    assert_same(optional_get, tuple(keys), probe)
+
+
+def key_error_text(f, *args) -> str:  # noqa: ANN001
+    with pytest.raises(KeyError) as info:
+        f(*args)
+    return str(info.value)
+
+
+def lookup_float(x: float) -> float:
+    return {0.5: 1.0}[x]
+
+
+def lookup_str(s: str) -> int:
+    return {"a": 1}[s]
+
+
+def lookup_tuple(n: int) -> int:
+    return {(1, 2): 3}[(n, 2)]
+
+
+@given(k=st.integers(-(2**63), 2**63 - 1).filter(lambda k: k != 1), x=st.floats(), s=TEXT)
+def test_key_error_carries_the_key_as_python_does(k: int, x: float, s: str) -> None:
+    assert key_error_text(jit(mode="compiled")(lookup), {1: 2}, k) == key_error_text(
+        lookup, {1: 2}, k
+    )
+    if x != 0.5:
+        assert key_error_text(jit(mode="compiled")(lookup_float), x) == str(KeyError(x))
+    if s != "a":
+        assert key_error_text(jit(mode="compiled")(lookup_str), s) == str(KeyError(s))
+
+
+def test_a_tuple_key_error_names_the_key_type() -> None:
+    assert "tuple(i64, i64)" in key_error_text(jit(mode="compiled")(lookup_tuple), 5)
 
 
 def mixed_literal() -> dict:
@@ -239,7 +286,7 @@ def iterate_string(s: str) -> int:
     ("f", "args", "message"),
     [
         (float_key_into_int_dict, (1.5,), "f64 cannot be used as one of the dict keys"),
-        (get_without_default, (1,), "without a default"),
+        (get_without_default, (1,), "optional str"),
         (mixed_literal, (), "dict values of types str and i64"),
         (iterate_string, ("ab",), "iterating over a string"),
     ],

@@ -418,13 +418,26 @@ def returns_a_global_array(x):  # noqa: ANN001, ANN201
     return GLOBAL_ARRAY
 
 
+def returns_a_function(x):  # noqa: ANN001, ANN201
+    return np.sin
+
+
 def test_returning_a_compile_time_object_is_unsupported_not_an_internal_error() -> None:
-    """A module-level array is a compile-time constant: returning it (boxing has no run-time
-    value to hand back) is an UnsupportedError at the `return`, not an internal error."""
-    f = jit(returns_a_global_array, mode="compiled")
+    """A function is a compile-time object: returning it (boxing has no run-time value to hand
+    back) is an UnsupportedError at the `return`, not an internal error. A module-level array
+    is frozen into the code (`ir.frozen`): returning it gives a read-only array, kept alive by
+    the code, whatever the caller does with it."""
+    f = jit(returns_a_function, mode="compiled")
     with pytest.raises(UnsupportedError, match="compile-time object") as caught:
         f(1.0)
-    assert "return GLOBAL_ARRAY" in str(caught.value) and "hint:" in str(caught.value)
+    assert "return np.sin" in str(caught.value) and "hint:" in str(caught.value)
+    blocks = runtime.live_blocks()
+    out = jit(returns_a_global_array, mode="compiled")(1.0)
+    np.testing.assert_array_equal(out, GLOBAL_ARRAY)
+    assert not out.flags.writeable
+    del out
+    gc.collect()
+    assert runtime.live_blocks() == blocks
 
 
 # --- item 18: slice assignment of a scalar on any view ----------------------------------------

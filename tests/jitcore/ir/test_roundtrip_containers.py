@@ -6,15 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jitcore import lower, optimize
 from jitcore.ir import types as T
-from jitcore.ir.parser import parse_ir
-from jitcore.ir.printer import print_ir
-from jitcore.ir.verify import verify
-from jitcore.parse import parse_function
-from jitcore.session import open_session
-from jitcore.ssa import build_ssa
-from jitcore.typeinfer import infer_types
+from tests.jitcore.ir.stages import assert_round_trips, stage_texts
 
 
 def counting(a, kind):  # noqa: ANN001, ANN201
@@ -33,26 +26,11 @@ def counting(a, kind):  # noqa: ANN001, ANN201
 SIGNATURE = (T.Array(T.I64, 1, "C"), T.STR)
 
 
-def _no_callees(*args: object) -> object:
-    raise AssertionError("no jitted callees here")
-
-
 @pytest.mark.parametrize("f", [counting])
 def test_every_stage_round_trips(f: object) -> None:
-    with open_session():
-        fn = build_ssa(parse_function(f))  # type: ignore[arg-type]
-        texts = {"ssa": print_ir(fn)}
-        infer_types(fn, SIGNATURE, _no_callees)  # type: ignore[arg-type]
-        texts["typeinfer"] = print_ir(fn)
-        optimize.run_passes(fn, keep_text=False, debug=True)
-        texts["optimize"] = print_ir(fn)
-        lower.lower_function(fn)
-        texts["lower"] = print_ir(fn)
+    texts = stage_texts(f, SIGNATURE)  # type: ignore[arg-type]
     assert "dict(i64, i64)" in texts["typeinfer"] and "set(i64)" in texts["typeinfer"]
-    for stage, text in texts.items():
-        parsed = parse_ir(text)
-        assert print_ir(parsed) == text, stage
-        verify(parsed, typed=stage != "ssa", stage=f"parse of {stage}")
+    assert_round_trips(texts)
 
 
 def test_types_parse_back() -> None:

@@ -102,6 +102,21 @@ def test_exponential(s, scale, n):
     assert_exact(exponentials, s, scale, n)
 
 
+def binomials(s, trials, p, n):
+    np.random.seed(s)
+    return np.random.binomial(trials, p), np.random.binomial(trials, p, n)
+
+
+TRIALS = st.one_of(st.integers(0, 100), st.integers(0, 10**12))
+PROBABILITIES = st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.5, 1.0, 1e-9]))
+
+
+@given(SEEDS, TRIALS, PROBABILITIES, SIZES)
+def test_binomial(s, trials, p, n):
+    """Inversion for n * min(p, 1 - p) <= 30 (against the C library's exp), BTPE above."""
+    assert_exact(binomials, s, trials, p, n)
+
+
 def poissons(s, lam, n):
     np.random.seed(s)
     return np.random.poisson(lam), np.random.poisson(lam, n), np.random.poisson(size=(2, n))
@@ -329,6 +344,11 @@ def bad_uniform(s, low, high):
     return np.random.uniform(low, high, 2)
 
 
+def bad_binomial(s, n, p):
+    np.random.seed(s)
+    return np.random.binomial(n, p, 2)
+
+
 def bad_poisson(s, lam):
     np.random.seed(s)
     return np.random.poisson(lam, 2)
@@ -374,6 +394,10 @@ def bad_seed(s):
         (bad_uniform, (1, 0.0, np.inf)),
         (bad_uniform, (1, np.nan, 1.0)),
         (bad_uniform, (1, 2.0, 1.0)),
+        (bad_binomial, (1, -1, 0.5)),
+        (bad_binomial, (1, 5, -0.1)),
+        (bad_binomial, (1, 5, 1.5)),
+        (bad_binomial, (1, -1, np.nan)),
         (bad_poisson, (1, -1.0)),
         (bad_poisson, (1, np.nan)),
         (bad_poisson, (1, 1e20)),
@@ -500,3 +524,49 @@ def test_a_forked_child_is_reseeded():
     parent = f(2)
     assert np.array_equal(parent, np.random.random(2))
     assert not np.array_equal(child, parent)
+
+
+_CACHED_PROGRAM = """
+import sys
+import numpy as np
+sys.path.insert(0, {directory!r})
+import cached_random
+values = cached_random.draw(7, 5)
+np.random.seed(7)
+same = all(
+    np.array_equal(a, b)
+    for a, b in zip(values, (np.random.randint(0, 100, 5), np.random.standard_normal(5)))
+)
+stats = cached_random.draw.stats(cached_random.draw.signatures[0])
+print(same, stats.cache_hit)
+"""
+
+_CACHED_MODULE = """
+import numpy as np
+from jitcore import jit
+
+@jit(mode="compiled", cache=True)
+def draw(s, n):
+    np.random.seed(s)
+    return np.random.randint(0, 100, n), np.random.standard_normal(n)
+"""
+
+
+def test_cached_code_draws_the_same_stream_in_a_new_process(tmp_path):
+    """A function using np.random loads from the disk cache in a fresh process (its library
+    kernels are found by name, the runtime's state by symbol) and draws NumPy's numbers."""
+    import subprocess
+    import sys
+
+    (tmp_path / "cached_random.py").write_text(_CACHED_MODULE)
+    cache_dir = tmp_path / "cache"
+    cache_dir.mkdir(mode=0o700)
+    env = {**os.environ, "JITCORE_CACHE_DIR": str(cache_dir)}
+    program = _CACHED_PROGRAM.format(directory=str(tmp_path))
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
+        ).stdout.split()
+        for _ in range(2)
+    ]
+    assert runs == [["True", "False"], ["True", "True"]]

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+import jitcore
 from jitcore import UnsupportedError, get_num_threads, jit, prange, set_num_threads
 from tests.jitcore.support import assert_same, compiled
 
@@ -260,6 +261,21 @@ def test_without_parallel_prange_is_range() -> None:
     assert serial(int_reductions)(a) == int_reductions(a)
     assert serial(int_reductions)._prange_bodies == {}
     assert list(prange(2, 10, 3)) == [2, 5, 8]
+
+
+def dotted_prange(a):  # noqa: ANN001, ANN201
+    s = 0
+    for i in jitcore.prange(a.shape[0]):
+        s += a[i] * i
+    return s
+
+
+def test_prange_spelled_as_an_attribute_is_parallel() -> None:
+    """`jitcore.prange(n)` is outlined like `prange(n)`, and is `range` serially."""
+    a = np.arange(1000)
+    assert parallel(dotted_prange)(a) == serial(dotted_prange)(a) == dotted_prange(a)
+    assert set(parallel(dotted_prange)._prange_bodies) == {"__jitcore_prange_0__"}
+    assert serial(dotted_prange)._prange_bodies == {}
 
 
 def test_the_thread_count_is_a_setting(threads: int) -> None:

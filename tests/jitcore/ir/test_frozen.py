@@ -1,0 +1,87 @@
+"""Module-level arrays read by compiled code (`jitcore.ir.frozen`, `jitcore.codegen.frozen`):
+frozen constants that index, slice and reduce as Python reads them, print and parse back,
+are part of the cache key, cannot be written, and come back read-only."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from jitcore import TypingError, cache, jit
+from jitcore.ir import types as T
+from tests.jitcore.ir.stages import assert_round_trips, stage_texts
+from tests.jitcore.support import assert_same
+
+TABLE = np.array([1.0, 2.5, -4.0, 8.0, np.nan, np.inf])
+GRID = np.arange(24, dtype=np.int32).reshape(4, 6)[:, ::2]  # not contiguous: frozen as a copy
+FLAGS = np.array([True, False, True])
+ROOTS = np.array([1 + 2j, -3j], dtype=np.complex64)
+
+
+def lookup(i, x):  # noqa: ANN001, ANN201
+    return TABLE[i % TABLE.shape[0]] * x + GRID[i % 4, 1]
+
+
+def reductions():  # noqa: ANN201
+    return TABLE[:4].sum(), GRID.sum(axis=0), np.max(GRID[1:, ::-1]), FLAGS.any(), ROOTS[1]
+
+
+def table_loop(x):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(TABLE.shape[0] - 2):
+        s += TABLE[i] * x
+    return s
+
+
+def whole_table():  # noqa: ANN201
+    return TABLE
+
+
+def writes(i):  # noqa: ANN001, ANN201
+    TABLE[i] = 0.0
+
+
+@given(st.integers(-50, 50), st.floats(-1e6, 1e6))
+def test_indexing_a_module_level_array(i: int, x: float) -> None:
+    assert_same(lookup, i, x)
+    assert_same(table_loop, x)
+
+
+def test_slices_and_reductions_of_module_level_arrays() -> None:
+    got = jit(mode="compiled")(reductions)()
+    want = reductions()
+    assert got[0] == want[0] and got[2] == want[2] and got[3] == want[3] and got[4] == want[4]
+    np.testing.assert_array_equal(got[1], want[1])
+
+
+def test_a_returned_frozen_array_is_read_only() -> None:
+    out = jit(mode="compiled")(whole_table)()
+    np.testing.assert_array_equal(out, TABLE)
+    assert not out.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        out[0] = 1.0
+
+
+def test_writing_into_a_module_level_array_is_a_typing_error() -> None:
+    with pytest.raises(TypingError, match="read-only constant") as info:
+        jit(mode="compiled")(writes)(1)
+    assert "pass the array as an argument" in str(info.value)
+
+
+def test_the_cache_key_covers_the_contents() -> None:
+    f = jit(mode="compiled")(table_loop)
+    before = cache.function_key(f, "f64")
+    TABLE[0] += 1.0
+    try:
+        assert cache.function_key(f, "f64") != before
+    finally:
+        TABLE[0] -= 1.0
+    assert cache.function_key(f, "f64") == before
+
+
+def test_frozen_arrays_print_and_parse_back() -> None:
+    texts = stage_texts(lookup, (T.I64, T.F64))
+    assert "@jitcore.ir.frozen.frozen_array(" in texts["typeinfer"]
+    assert_round_trips(texts)
