@@ -9,7 +9,8 @@ ordered copy, so factorizations agree with NumPy's to rounding), queries the rou
 workspace size, calls it, and raises NumPy's `LinAlgError` when `info` says the matrix is
 singular, not positive definite, or the iteration did not converge. Results that LAPACK leaves
 column-major are returned as their transposed (Fortran-ordered) views. 2-D operands; stacks
-(ndim > 2) for all but lstsq (a loop over the matrices; solve broadcasts the stacks).
+(ndim > 2) for all but lstsq, which NumPy gives none either (a loop over the matrices;
+solve broadcasts the stacks).
 
 Without SciPy every one of these is an UnsupportedError at compile time naming the extra.
 """
@@ -1086,9 +1087,12 @@ def _lstsq(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _check_available(name)
     ops = _params(args, kwargs, ["a", "b", "rcond"], name)
     ta, tb = _matrix(ops["a"], name), _matrix(ops["b"], name, "b")
-    _two_d(ta, name)
+    if ta.ndim != 2:  # NumPy's lstsq takes no stacks either (a LinAlgError when called)
+        raise TypingError(
+            f"{name}: {ta.ndim}-dimensional array given. Array must be two-dimensional"
+        )
     if tb.ndim not in (1, 2):
-        raise UnsupportedError(f"{name}: b must be 1-D or 2-D")
+        raise TypingError(f"{name}: b must be 1-D or 2-D")
     given = _real_or_none(ops["rcond"], name, "rcond")
     work, single = _common(ta, tb)
     flag = ir.Const(given, type=T.BOOL)
