@@ -220,15 +220,21 @@ def _seed(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 # --- floats ------------------------------------------------------------------------------------
 
 
+_Params = list[tuple[str, float | None]]
+
+
 def _float_rule(
-    what: str, kernel: str, params: list[tuple[str, float]]
+    what: str, kernel: str, params: _Params
 ) -> Callable[[list[Operand], dict[str, Operand]], Resolved]:
-    """A distribution of floats with scalar parameters `params` (name, default) and `size`."""
+    """A distribution with scalar parameters `params` (name, default; None: required) and
+    `size`."""
     names = [name for name, _ in params]
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         where = _bind(args, kwargs, [*names, "size"], what)
-        for name in names:
+        for name, default in params:
+            if default is None and name not in where:
+                raise TypingError(f"{what} needs {name}")
             _real(_operand(args, kwargs, where, name), what, name)
         ndim = _size_ndim(_operand(args, kwargs, where, "size"))
         types: list[T.Type] = [T.F64] * len(names)
@@ -254,7 +260,7 @@ def _float_rule(
 
 def _register_floats() -> None:
     size = "size?: shape | None"
-    for func, kernel, params, notes in (
+    table: tuple[tuple[object, str, _Params, str], ...] = (
         (np.random.random_sample, "random_sample", [], "53-bit doubles in [0, 1)"),
         (np.random.random, "random_sample", [], "`random_sample`"),
         (np.random.ranf, "random_sample", [], "`random_sample`"),
@@ -265,16 +271,19 @@ def _register_floats() -> None:
         (np.random.exponential, "exponential", [("scale", 1.0)], ""),
         (np.random.standard_exponential, "exponential", [], ""),
         (np.random.poisson, "poisson", [("lam", 1.0)], "int64 results"),
-    ):
-        text = ", ".join([*(f"{name}?: real" for name, _ in params), size])
+        (np.random.geometric, "geometric", [("p", None)], "int64 results"),
+    )
+    for func, kernel, params, notes in table:
+        name_of = getattr(func, "__name__", "")
+        text = ", ".join(
+            [*(f"{name}{'' if d is None else '?'}: real" for name, d in params), size]
+        )
         rule: Callable[[list[Operand], dict[str, Operand]], Resolved] = (
             _standard_exponential
             if func is np.random.standard_exponential
-            else _float_rule(f"np.random.{func.__name__}", kernel, params)
+            else _float_rule(f"np.random.{name_of}", kernel, params)
         )
-        register_function(func, params=text, notes=notes, listed_as=f"np.random.{func.__name__}")(
-            rule
-        )
+        register_function(func, params=text, notes=notes, listed_as=f"np.random.{name_of}")(rule)
 
 
 def _standard_exponential(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:

@@ -965,3 +965,51 @@ def binomial_size(n, p, size):  # noqa: ANN001, ANN201
     for i in range(flat.shape[0]):
         flat[i] = binomial_one(st, n, p)
     return out
+
+
+# --- geometric -------------------------------------------------------------------------------
+
+
+@_lib
+def geometric_one(st, p):  # noqa: ANN001, ANN201
+    """NumPy's legacy geometric: a search over the cumulative distribution for p >= 1/3,
+    inversion below (`legacy_random_geometric`)."""
+    if p >= 0.333333333333333333333333:
+        x = np.int64(1)
+        total = p
+        prod = p
+        q = 1.0 - p
+        u = next_double(st)
+        while u > total:
+            prod *= q
+            total += prod
+            x += 1
+        return x
+    top = math.log1p(-next_double(st))
+    bottom = math.log(1.0 - p)
+    if bottom == 0.0:  # p below 2**-53: C divides to -inf (or nan) and casts it to int64's
+        return np.int64(-(1 << 63))  # minimum on x86-64, where Python would raise
+    return np.int64(math.ceil(top / bottom))
+
+
+@_lib
+def check_geometric(p):  # noqa: ANN001, ANN201
+    if not (p > 0.0 and p <= 1.0):
+        raise ValueError("p <= 0, p > 1 or p contains NaNs")
+
+
+@_lib
+def geometric(p):  # noqa: ANN001, ANN201
+    check_geometric(p)
+    return geometric_one(state_words(), p)
+
+
+@_lib
+def geometric_size(p, size):  # noqa: ANN001, ANN201
+    check_geometric(p)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    st = state_words()
+    for i in range(flat.shape[0]):
+        flat[i] = geometric_one(st, p)
+    return out

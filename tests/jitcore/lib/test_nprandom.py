@@ -102,6 +102,17 @@ def test_exponential(s, scale, n):
     assert_exact(exponentials, s, scale, n)
 
 
+def geometrics(s, p, n):
+    np.random.seed(s)
+    return np.random.geometric(p), np.random.geometric(p, n), np.random.geometric(p=p, size=(n, 2))
+
+
+@given(SEEDS, st.one_of(st.floats(1e-12, 1), st.sampled_from([1 / 3, 1.0, 1e-17, 5e-300])), SIZES)
+def test_geometric(s, p, n):
+    """A search of the distribution for p >= 1/3, inversion (log1p) below, as NumPy's."""
+    assert_exact(geometrics, s, p, n)
+
+
 def binomials(s, trials, p, n):
     np.random.seed(s)
     return np.random.binomial(trials, p), np.random.binomial(trials, p, n)
@@ -344,6 +355,11 @@ def bad_uniform(s, low, high):
     return np.random.uniform(low, high, 2)
 
 
+def bad_geometric(s, p):
+    np.random.seed(s)
+    return np.random.geometric(p, 2)
+
+
 def bad_binomial(s, n, p):
     np.random.seed(s)
     return np.random.binomial(n, p, 2)
@@ -394,6 +410,9 @@ def bad_seed(s):
         (bad_uniform, (1, 0.0, np.inf)),
         (bad_uniform, (1, np.nan, 1.0)),
         (bad_uniform, (1, 2.0, 1.0)),
+        (bad_geometric, (1, 0.0)),
+        (bad_geometric, (1, 1.5)),
+        (bad_geometric, (1, np.nan)),
         (bad_binomial, (1, -1, 0.5)),
         (bad_binomial, (1, 5, -0.1)),
         (bad_binomial, (1, 5, 1.5)),
