@@ -75,11 +75,11 @@ class Result:
 
 
 def normalize(message: str) -> str:
-    """A message with names and numbers blanked, its first line only: reasons that differ
-    only in a variable's name count as one."""
+    """A message with generated names (`v12`, `p0`) and numbers blanked, its first line only:
+    reasons that differ only in a variable's name count as one; a function's name stays."""
     first = message.strip().splitlines()[0] if message.strip() else ""
     first = re.sub(r"\S+\.py:\d+:\d+: ", "", first)  # file:line:col of a generated module
-    first = re.sub(r"`[^`]*`", "`_`", first)
+    first = re.sub(r"`[vpixtcgs]\d+`", "`_`", first)  # generated names; others stay
     first = re.sub(r"(?<![\w.])-?\d+(\.\d+)?(e[+-]?\d+)?", "N", first)
     return first[:120]
 

@@ -448,11 +448,21 @@ def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
     remainder = b.intrinsic("fma", [b.emit(ir.UnaryOp("neg", quotient, type=t)), neg_scale, x], t)
     down = b.binop("mul", _round_half_even_exact(b, quotient, remainder), neg_scale)
     scaled_finite = b.isfinite(b.binop("mul", x, pos_scale))
-    up = b.select(scaled_finite, up, x)
+    # from |x * 10**n| >= 2**53 (float32: 2**24) on, the rounded integer R is not always a
+    # float, and dividing it back can land an ULP away from x; but there an ULP of x exceeds
+    # 10**-n, so the float nearest R / 10**n is x itself (found by the fuzzer)
+    limit = ir.Const(2.0 ** (_mantissa_bits(t) + 1), type=t)
+    integral = b.cmp("ge", b.intrinsic("fabs", [scaled], t), limit)
+    up = b.select(b.and_(scaled_finite, b.not_(integral)), up, x)
+    down = b.select(b.cmp("ge", b.intrinsic("fabs", [quotient], t), limit), x, down)  # alike
     result = b.select(neg, down, up)
     zero = b.intrinsic("copysign", [ir.Const(0.0, type=t), x], t)
     result = b.select(big, x, result)
     return b.select(small, zero, result)
+
+
+def _mantissa_bits(t: T.Scalar) -> int:
+    return 23 if t == T.F32 else 52
 
 
 def _round_half_even_exact(b: LowBuilder, y: ir.Value, error: ir.Value) -> ir.Value:
