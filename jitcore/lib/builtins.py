@@ -391,15 +391,20 @@ def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             def lower_int(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
                 return float_to_int(b, b.intrinsic("roundeven", [v[0]], t), T.I64)
 
-            return Resolved((t,), T.I64, lower_int)
+            # a Python int, also of a NumPy float (its __round__ returns int): `x % round(y)`
+            # raises ZeroDivisionError as Python does
+            return Resolved((t,), T.I64, lower_int, origin=True)
         out = T.I64 if t.is_bool else t
         return Resolved((out,), out, lambda b, v, kw: v[0])
     if t.is_float:
+        # a NumPy float's __round__ is np.round: scale, round half to even, unscale (inf
+        # where the scaling overflows); a Python float's is correctly rounded
+        digits = _round_float_digits if args[0].weak else _round_float_digits_numpy
 
         def lower_digits(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             x = v[0]
             n = v[1] if len(v) > 1 else kw["ndigits"]
-            return _round_float_digits(b, x, b.cast(n, T.I64))
+            return digits(b, x, b.cast(n, T.I64))
 
         return Resolved((t, T.I64), t, lower_digits, kwargs={"ndigits": T.I64})
     out = T.I64 if t.is_bool else t
@@ -409,6 +414,18 @@ def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return _round_int_digits(b, v[0], b.cast(n, T.I64))
 
     return Resolved((out, T.I64), out, lower_int_digits, kwargs={"ndigits": T.I64})
+
+
+def _round_float_digits_numpy(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
+    """np.round(x, n) as NumPy computes it: rint(x * 10**n) / 10**n for n >= 0, and
+    rint(x / 10**-n) * 10**-n for n < 0 (the scaling rounds, and may overflow to inf)."""
+    t = cast(T.Scalar, x.type)
+    nonneg = b.cmp("ge", n, ir.Const(0, type=T.I64))
+    magnitude = b.select(nonneg, n, b.binop("sub", ir.Const(0, type=T.I64), n))
+    scale = b.intrinsic("pow", [ir.Const(10.0, type=t), b.cast(magnitude, t)], t)
+    up = b.binop("div", b.intrinsic("roundeven", [b.binop("mul", x, scale)], t), scale)
+    down = b.binop("mul", b.intrinsic("roundeven", [b.binop("div", x, scale)], t), scale)
+    return b.select(nonneg, up, down)
 
 
 def _round_float_digits(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:

@@ -9,7 +9,7 @@ ordered copy, so factorizations agree with NumPy's to rounding), queries the rou
 workspace size, calls it, and raises NumPy's `LinAlgError` when `info` says the matrix is
 singular, not positive definite, or the iteration did not converge. Results that LAPACK leaves
 column-major are returned as their transposed (Fortran-ordered) views. 2-D operands; stacks
-(ndim > 2) for inv, det, slogdet, cholesky, eigh and eigvalsh (a loop over the matrices).
+(ndim > 2) for all but solve and lstsq (a loop over the matrices).
 
 Without SciPy every one of these is an UnsupportedError at compile time naming the extra.
 """
@@ -468,6 +468,83 @@ def eigh_stack(a3, uplo, vectors):  # noqa: ANN001, ANN201
     return ws, vs
 
 
+@_lib
+def svd_stack(a3, job):  # noqa: ANN001, ANN201
+    count, m, n = a3.shape
+    k = min(m, n)
+    ucols = m if job == A_ else k
+    vrows = n if job == A_ else k
+    if job == N_:
+        ucols = 0
+        vrows = 0
+    us = np.empty((count, m, ucols), a3.dtype)
+    ss = np.empty((count, k), np.float64)
+    vts = np.empty((count, vrows, n), a3.dtype)
+    for i in range(count):
+        u, s, vt = svd_kernel(a3[i], job)
+        us[i] = u
+        ss[i] = s
+        vts[i] = vt
+    return us, ss, vts
+
+
+@_lib
+def qr_stack(a3, complete):  # noqa: ANN001, ANN201
+    count, m, n = a3.shape
+    mc = m if complete else min(m, n)
+    qs = np.empty((count, m, mc), a3.dtype)
+    rs = np.empty((count, mc, n), a3.dtype)
+    for i in range(count):
+        q, r = qr_kernel(a3[i], complete)
+        qs[i] = q
+        rs[i] = r
+    return qs, rs
+
+
+@_lib
+def eig_real_stack(a3, vectors):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    ws = np.empty((count, n), np.float64)
+    vs = np.empty((count, n, n), np.float64)
+    for i in range(count):
+        w, v = eig_real(a3[i], vectors)
+        ws[i] = w
+        if vectors:
+            vs[i] = v
+    return ws, vs
+
+
+@_lib
+def eig_complex_stack(a3, vectors):  # noqa: ANN001, ANN201
+    count, n = square_stack(a3)
+    ws = np.empty((count, n), np.complex128)
+    vs = np.empty((count, n, n), np.complex128)
+    for i in range(count):
+        w, v = eig_complex(a3[i], vectors)
+        ws[i] = w
+        if vectors:
+            vs[i] = v
+    return ws, vs
+
+
+@_lib
+def pinv_stack(a3, rcond, scaled):  # noqa: ANN001, ANN201
+    count, m, n = a3.shape
+    out = np.empty((count, n, m), a3.dtype)
+    for i in range(count):
+        out[i] = pinv_kernel(a3[i], rcond, scaled)
+    return out
+
+
+@_lib
+def matrix_rank_stack(a3, tol, mode, eps):  # noqa: ANN001, ANN201
+    count = a3.shape[0]
+    out = np.empty(count, np.int64)
+    for i in range(count):
+        out[i] = matrix_rank_kernel(a3[i], tol, mode, eps)
+    return out
+
+
 # --- the rules ------------------------------------------------------------------------------
 
 
@@ -797,9 +874,10 @@ def _eig(vectors: bool):  # noqa: ANN202
         _check_available(name)
         ops = _params(args, kwargs, ["a"], name)
         t = _matrix(ops["a"], name)
-        _two_d(t, name)
+        _two_d(t, name, stacks=True)
         work, single = _common(t)
         kernel = eig_complex if work.is_complex else eig_real
+        stack = eig_complex_stack if work.is_complex else eig_real_stack
         flag = [ir.Const(vectors, type=T.BOOL)]
 
         def first(b: LowBuilder, v: ir.Value) -> ir.Value:
@@ -816,6 +894,7 @@ def _eig(vectors: bool):  # noqa: ANN202
             lambda b, v, kw: flag,
             after=None if vectors else first,
             after_type=None if vectors else (lambda r: r.items[0]),  # type: ignore[attr-defined]
+            stack=stack,
         )
 
     return rule
@@ -829,13 +908,15 @@ register_function(
     np.linalg.eig,
     listed_as="np.linalg.eig",
     params="a: array",
-    notes=_NOTES.format("?geev") + _EIG_NOTES + "; a plain tuple (eigenvalues, eigenvectors)",
+    notes=_STACK_NOTES.format("?geev")
+    + _EIG_NOTES
+    + "; a plain tuple (eigenvalues, eigenvectors)",
 )(_eig(True))
 register_function(
     np.linalg.eigvals,
     listed_as="np.linalg.eigvals",
     params="a: array",
-    notes=_NOTES.format("?geev") + _EIG_NOTES,
+    notes=_STACK_NOTES.format("?geev") + _EIG_NOTES,
 )(_eig(False))
 
 
@@ -843,14 +924,14 @@ register_function(
     np.linalg.svd,
     listed_as="np.linalg.svd",
     params="a: array, full_matrices?: bool, compute_uv?: bool, hermitian?: bool",
-    notes=_NOTES.format("?gesdd") + "; a plain tuple (U, S, Vh); hermitian=False only",
+    notes=_STACK_NOTES.format("?gesdd") + "; a plain tuple (U, S, Vh); hermitian=False only",
 )
 def _svd(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     name = "np.linalg.svd"
     _check_available(name)
     ops = _params(args, kwargs, ["a", "full_matrices", "compute_uv", "hermitian"], name)
     t = _matrix(ops["a"], name)
-    _two_d(t, name)
+    _two_d(t, name, stacks=True)
     full = bool(_const(ops["full_matrices"], True, name, "full_matrices"))
     uv = bool(_const(ops["compute_uv"], True, name, "compute_uv"))
     if _const(ops["hermitian"], False, name, "hermitian"):
@@ -872,6 +953,7 @@ def _svd(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         lambda b, v, kw: job,
         after=None if uv else values,
         after_type=None if uv else (lambda r: r.items[1]),  # type: ignore[attr-defined]
+        stack=svd_stack,
     )
 
 
@@ -879,7 +961,7 @@ def _svd(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     np.linalg.qr,
     listed_as="np.linalg.qr",
     params="a: array, mode?: str",
-    notes=_NOTES.format("?geqrf, ?orgqr/?ungqr")
+    notes=_STACK_NOTES.format("?geqrf, ?orgqr/?ungqr")
     + "; mode 'reduced', 'complete' (a plain tuple (Q, R)) or 'r'",
 )
 def _qr(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -887,7 +969,7 @@ def _qr(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _check_available(name)
     ops = _params(args, kwargs, ["a", "mode"], name)
     t = _matrix(ops["a"], name)
-    _two_d(t, name)
+    _two_d(t, name, stacks=True)
     mode = _const(ops["mode"], "reduced", name, "mode")
     if mode not in ("reduced", "complete", "r"):
         raise UnsupportedError(f"{name}: mode {mode!r} is not supported")
@@ -908,6 +990,7 @@ def _qr(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         lambda b, v, kw: flag,
         after=r_only if mode == "r" else None,
         after_type=(lambda r: r.items[1]) if mode == "r" else None,  # type: ignore[attr-defined]
+        stack=qr_stack,
     )
 
 
@@ -959,7 +1042,7 @@ def _lstsq(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     np.linalg.pinv,
     listed_as="np.linalg.pinv",
     params="a: array, rcond?: float, hermitian?: bool, *, rtol?: float | None",
-    notes=_NOTES.format("?gesdd")
+    notes=_STACK_NOTES.format("?gesdd")
     + "; hermitian=False only; an empty int matrix gives float64 (NumPy: its own dtype)",
 )
 def _pinv(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -967,7 +1050,7 @@ def _pinv(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _check_available(name)
     ops = _params(args, kwargs, ["a", "rcond", "hermitian", "rtol"], name)
     t = _matrix(ops["a"], name)
-    _two_d(t, name)
+    _two_d(t, name, stacks=True)
     if _const(ops["hermitian"], False, name, "hermitian"):
         raise UnsupportedError(f"{name}(hermitian=True) is not supported")
     rcond_given = _real_or_none(ops["rcond"], name, "rcond")
@@ -990,21 +1073,23 @@ def _pinv(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             return [_float_arg(b, v, kw, 1, "rcond"), flag]
         return [ir.Const(1e-15, type=T.F64), flag]
 
-    return _resolved(pinv_kernel, [t], work, single, len(args), kwargs, (T.F64, T.BOOL), extra)
+    return _resolved(
+        pinv_kernel, [t], work, single, len(args), kwargs, (T.F64, T.BOOL), extra, stack=pinv_stack
+    )
 
 
 @register_function(
     np.linalg.matrix_rank,
     listed_as="np.linalg.matrix_rank",
     params="A: array, tol?: float | None, hermitian?: bool, *, rtol?: float | None",
-    notes=_NOTES.format("?gesdd") + "; hermitian=False only",
+    notes=_STACK_NOTES.format("?gesdd") + "; hermitian=False only",
 )
 def _matrix_rank(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     name = "np.linalg.matrix_rank"
     _check_available(name)
     ops = _params(args, kwargs, ["A", "tol", "hermitian", "rtol"], name)
     t = _matrix(ops["A"], name, "A")
-    _two_d(t, name)
+    _two_d(t, name, stacks=True)
     if _const(ops["hermitian"], False, name, "hermitian"):
         raise UnsupportedError(f"{name}(hermitian=True) is not supported")
     has_tol = _real_or_none(ops["tol"], name, "tol")
@@ -1018,5 +1103,13 @@ def _matrix_rank(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
         return [tol, ir.Const(mode, type=T.I64), ir.Const(eps, type=T.F64)]
 
     return _resolved(
-        matrix_rank_kernel, [t], work, single, len(args), kwargs, (T.F64, T.I64, T.F64), extra
+        matrix_rank_kernel,
+        [t],
+        work,
+        single,
+        len(args),
+        kwargs,
+        (T.F64, T.I64, T.F64),
+        extra,
+        stack=matrix_rank_stack,
     )

@@ -484,4 +484,40 @@ def test_a_stack_of_non_square_matrices_raises() -> None:
     with pytest.raises(LinAlgError):
         compiled(inv)(np.ones((2, 3, 4)))
     with pytest.raises(UnsupportedError, match="stacks"):
-        compiled(svd)(np.ones((2, 3, 4)))
+        compiled(solve)(np.ones((2, 3, 3)), np.ones((2, 3, 1)))
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    batch=st.lists(st.integers(0, 3), min_size=1, max_size=2),
+    m=st.integers(0, 4),
+    n=st.integers(0, 4),
+    dtype=st.sampled_from(DTYPES),
+    seed=st.integers(0, 99),
+)
+def test_stacks_of_rectangular_matrices(
+    batch: list, m: int, n: int, dtype: str, seed: int
+) -> None:
+    a = _values(np.random.default_rng(seed), (*batch, m, n), dtype)
+    eps = _eps(a)
+    scale = float(np.abs(a).max(initial=1.0))
+    (u, s, vh), (eu, es, evh) = _same_outcome(svd_reduced, a)  # type: ignore[misc]
+    assert u.shape == eu.shape and vh.shape == evh.shape and u.dtype == eu.dtype
+    _close(s, es, eps, scale)
+    np.testing.assert_allclose((u * s[..., None, :]) @ vh, a, atol=1e3 * eps * scale)
+    _close(*_same_outcome(singular_values, a), eps, scale)  # type: ignore[misc]
+    (q, r), (eq, er) = _same_outcome(qr_complete, a)  # type: ignore[misc]
+    assert q.shape == eq.shape and r.shape == er.shape
+    np.testing.assert_allclose(q @ r, a, atol=1e3 * eps * scale)
+    ranks = _same_outcome(matrix_rank, a)
+    assert ranks is not None and np.array_equal(*ranks)
+    got, expected = _same_outcome(pinv, a)  # type: ignore[misc]
+    assert got.shape == expected.shape
+    if a.size and all(_cond(x) < 1e4 for x in a.reshape(-1, m, n)):
+        _close(got, expected, eps, 1e4 * max(1.0, float(np.abs(expected).max(initial=1.0))))
+    if m == n:
+        w = compiled(eigvals)(a.astype(np.complex128))
+        ew = eigvals(a.astype(np.complex128))
+        np.testing.assert_allclose(
+            np.sort_complex(w.ravel()), np.sort_complex(ew.ravel()), atol=1e4 * eps * scale
+        )
