@@ -170,8 +170,8 @@ class LogReg(Module):
 
 
 def logreg_numba_factory() -> Any:
-    """Numba's `np.dot` needs SciPy's BLAS, which this project does not install: the two
-    products are written as loops (the same arithmetic, one pass over X each)."""
+    """Numba's `np.dot` needs SciPy's BLAS (here only the optional extra `jitcore[linalg]`),
+    so the two products are written as loops (the same arithmetic, one pass over X each)."""
     import numba
 
     @numba.njit(cache=False)

@@ -58,7 +58,7 @@ from jitcheck.execute import CompileFailure
 from jitcheck.isolate import ChildDied
 from jitcheck.judge import judge
 from jitcheck.modes import Mode
-from jitcheck.strategies import InputPlan, example_strategy
+from jitcheck.strategies import InputPlan, example_strategy, same_array_variant
 from jitcheck.values import describe_call, fresh_copy
 
 _ALTERNATIVE = "arguments"  # the keyword of the drawn dict (alternatives, coupled shapes)
@@ -185,6 +185,9 @@ def run_differential(spec: DiffSpec, executor: Any, stats: DiffStats) -> None:
     def check(**drawn: Any) -> None:
         values = drawn[_ALTERNATIVE] if joint else drawn
         _check_example(spec, executor, stats, spec.plan.call_args(values))
+        shared = same_array_variant(spec.plan, values)
+        if shared is not None:  # and once more with two same-typed arrays passed as one
+            _check_example(spec, executor, stats, spec.plan.call_args(shared), steer=False)
 
     check.__name__ = check.__qualname__ = spec.name
     # Hypothesis keys its database by the test's source, identical for every function here:
@@ -313,7 +316,11 @@ def _given_arguments(plan: InputPlan) -> dict[str, st.SearchStrategy[Any]]:
     return {_ALTERNATIVE: st.one_of(*whole)}
 
 
-def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple) -> None:
+def _check_example(
+    spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple, steer: bool = True
+) -> None:
+    """Run Python and every mode on `args` and compare; `steer` feeds Hypothesis `target()`
+    (once per example: not for the same-array variant of one)."""
     example = describe_call(spec.name, spec.plan.positional, args)
     python = _reference(executor, args, spec.timeout, example)
     error = python.error_type
@@ -333,7 +340,8 @@ def _check_example(spec: DiffSpec, executor: Any, stats: DiffStats, args: tuple)
             stats.not_compared[mode.label] += 1
             continue
         compared.append((mode.label, compiled))
-        _steer(mode, python, compiled)
+        if steer:
+            _steer(mode, python, compiled)
         if verdict.difference is not None:
             found.append((mode, compiled, verdict.difference))
     if found:

@@ -434,6 +434,24 @@ def _apply_aliasing(
     return values
 
 
+def same_array_variant(plan: InputPlan, values: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The example `values` with the second array of the first aliasable group replaced by
+    the first (the same array passed twice), or None when there is no such group or the
+    example already shares memory there. The check runs every example also in this form: a
+    drawn choice alone reaches it in only some examples, and often with NaN or empty
+    arrays, where a wrongly forwarded value cannot show."""
+    if len(plan.types) != 1:
+        return None
+    for group in alias_groups(plan.types[0], plan.shapes):
+        first, second = (values.get(n) for n in group[:2])
+        if not (isinstance(first, np.ndarray) and isinstance(second, np.ndarray)):
+            continue
+        if first.size == 0 or np.shares_memory(first, second):
+            continue
+        return {**values, group[1]: first}
+    return None
+
+
 def overlapping(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two views of one new C-ordered buffer with `a`'s shape, the second starting one row
     (one element, for a vector) after the first: they share all rows but one."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import sys
 
 import numpy as np
 
@@ -44,9 +45,8 @@ def seed(s: int) -> None:
 def _reseed_after_fork() -> None:
     """In a forked child: bump the runtime's fork generation, so that every state seeded in
     the parent is re-seeded from entropy before its next draw."""
-    from jitcore import machine_code
-
-    if machine_code.is_linked(nrt.LIBRARY):
+    machine_code = sys.modules.get("jitcore.machine_code")  # not imported: nothing linked
+    if machine_code is not None and machine_code.is_linked(nrt.LIBRARY):
         forks = ctypes.c_int64.from_address(machine_code.runtime_symbols()[rngstate.FORKS])
         forks.value += 1
 

@@ -9,7 +9,8 @@ ordered copy, so factorizations agree with NumPy's to rounding), queries the rou
 workspace size, calls it, and raises NumPy's `LinAlgError` when `info` says the matrix is
 singular, not positive definite, or the iteration did not converge. Results that LAPACK leaves
 column-major are returned as their transposed (Fortran-ordered) views. 2-D operands; stacks
-(ndim > 2) for all but solve and lstsq (a loop over the matrices).
+(ndim > 2) for all but lstsq, which NumPy gives none either (a loop over the matrices;
+solve broadcasts the stacks).
 
 Without SciPy every one of these is an UnsupportedError at compile time naming the extra.
 """
@@ -25,11 +26,12 @@ import numpy as np
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder
+from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib import blas
 from jitcore.lib import layout as L
 from jitcore.lib import shapes as S
+from jitcore.lib.matmul import broadcast_batch, broadcast_view
 from jitcore.lib.nprows import take_args
 from jitcore.lib.registry import Operand, Resolved, call_kernel, register_function
 from jitcore.lib.registry import library_kernel as _lib
@@ -545,6 +547,16 @@ def matrix_rank_stack(a3, tol, mode, eps):  # noqa: ANN001, ANN201
     return out
 
 
+@_lib
+def solve_stack(a3, b3):  # noqa: ANN001, ANN201
+    """solve for each (a, b) pair of a (count, n, n) and a (count, n, k) stack."""
+    count, n = square_stack(a3)
+    out = np.empty(b3.shape, a3.dtype)
+    for i in range(count):
+        out[i] = solve_matrix(a3[i], b3[i])
+    return out
+
+
 # --- the rules ------------------------------------------------------------------------------
 
 
@@ -769,21 +781,72 @@ register_function(
     np.linalg.solve,
     listed_as="np.linalg.solve",
     params="a: array, b: array",
-    notes=_NOTES.format("?gesv"),
+    notes=_STACK_NOTES.format("?gesv") + "; leading axes broadcast",
 )
 def _solve(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     name = "np.linalg.solve"
     _check_available(name)
     ops = _params(args, kwargs, ["a", "b"], name)
     ta, tb = _matrix(ops["a"], name), _matrix(ops["b"], name, "b")
-    _two_d(ta, name)
-    if tb.ndim > 2:
-        raise UnsupportedError(f"{name}: b of {tb.ndim} dimensions is not supported")
+    _two_d(ta, name, stacks=True)
     if tb.ndim == 0:
         raise TypingError(f"{name}: b must be at least one-dimensional")
     work, single = _common(ta, tb)
+    if ta.ndim > 2 or tb.ndim > 2:
+        return _solve_stacks(ta, tb, work, single, len(args), kwargs)
     kernel = solve_vector if tb.ndim == 1 else solve_matrix
     return _resolved(kernel, [ta, tb], work, single, len(args), kwargs)
+
+
+def _solve_stacks(
+    ta: T.Array, tb: T.Array, work: T.Scalar, single: bool, nargs: int, kwargs: dict
+) -> Resolved:
+    """solve of stacks, as NumPy 2: a (..., n, n); b (n,) (one vector for every matrix) or
+    (..., n, k), the leading axes broadcast."""
+    vector = tb.ndim == 1
+    nb = max(ta.ndim - 2, 0 if vector else tb.ndim - 2)
+    stack3 = T.Array(work, 3, "C")
+    k = call_kernel(solve_stack, [stack3, stack3])
+    ret = T.Array(work, nb + (1 if vector else 2), "C")
+    view_t = T.Array(work, nb + 2, "A")
+    name = "solve"
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        a, rhs = _as(b, v[0], work), _as(b, v[1], work)
+        a_shapes, a_strides = L.shapes_of(b, a), L.raw_strides_of(b, a)
+        if vector:
+            (n,), (stride,) = L.shapes_of(b, rhs), L.raw_strides_of(b, rhs)
+            b_shapes, b_strides = [n, i64(1)], [stride, i64(0)]
+        else:
+            b_shapes, b_strides = L.shapes_of(b, rhs), L.raw_strides_of(b, rhs)
+        b.raise_if(
+            b.cmp("ne", a_shapes[-1], a_shapes[-2]),
+            LinAlgError,
+            "Last 2 dimensions of the array must be square",
+        )
+        b.raise_if(
+            b.cmp("ne", b_shapes[-2], a_shapes[-1]),
+            ValueError,
+            "solve: Input operand 1 has a mismatch in its core dimension 0",
+        )
+        batch = broadcast_batch(b, a_shapes[:-2], b_shapes[:-2], nb, name)
+        count = L.size_of(b, batch)
+        av = broadcast_view(b, a, a_shapes, a_strides, batch, view_t)
+        bv = broadcast_view(b, rhs, b_shapes, b_strides, batch, view_t)
+        a3 = S.c_view_or_copy(b, av, [count, a_shapes[-2], a_shapes[-1]])
+        b3 = S.c_view_or_copy(b, bv, [count, b_shapes[-2], b_shapes[-1]])
+        out = k.lower(b, [a3, b3], {})  # type: ignore[misc]
+        shapes = [*batch, b_shapes[-2]] if vector else [*batch, *b_shapes[-2:]]
+        strides = L.contiguous_strides(b, shapes, work.dtype.itemsize, "C")
+        return _narrow(b, L.make_view(b, out, ret, L.data_of(b, out), shapes, strides), single)
+
+    return Resolved(
+        (None,) * nargs,
+        _narrowed(ret, single),
+        lower,
+        kwargs=dict.fromkeys(kwargs),
+        may_raise=True,
+    )
 
 
 @register_function(
@@ -1024,9 +1087,12 @@ def _lstsq(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _check_available(name)
     ops = _params(args, kwargs, ["a", "b", "rcond"], name)
     ta, tb = _matrix(ops["a"], name), _matrix(ops["b"], name, "b")
-    _two_d(ta, name)
+    if ta.ndim != 2:  # NumPy's lstsq takes no stacks either (a LinAlgError when called)
+        raise TypingError(
+            f"{name}: {ta.ndim}-dimensional array given. Array must be two-dimensional"
+        )
     if tb.ndim not in (1, 2):
-        raise UnsupportedError(f"{name}: b must be 1-D or 2-D")
+        raise TypingError(f"{name}: b must be 1-D or 2-D")
     given = _real_or_none(ops["rcond"], name, "rcond")
     work, single = _common(ta, tb)
     flag = ir.Const(given, type=T.BOOL)

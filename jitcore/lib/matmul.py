@@ -11,8 +11,9 @@ blocked kernels of `npkernels` on C-contiguous copies (booleans as int64, then `
 
 Shapes follow NumPy: `matmul` (and `@`) takes 1-D and 2-D operands and stacks of matrices
 (ndim > 2, broadcast over the leading axes: each item of the stack is one product); `dot`
-takes 1-D and 2-D operands. Operands are converted to the result dtype first
-(`np.result_type`); the result is C-contiguous, as NumPy's.
+of N-D operands sums over a's last axis and b's second-to-last (one 2-D product). Operands
+are converted to the result dtype first (`np.result_type`); the result is C-contiguous, as
+NumPy's.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib import blas
 from jitcore.lib import layout as L
+from jitcore.lib import shapes as S
 from jitcore.lib.loops import elementwise
 from jitcore.lib.npkernels import dot_mm, dot_mv, dot_vm, dot_vv
 from jitcore.lib.registry import (
@@ -221,15 +223,11 @@ def resolve_matmul(
     dtype = T.from_dtype(np.result_type(ta.dtype.dtype, tb.dtype.dtype))
     if ta.ndim == 0 or tb.ndim == 0:
         raise TypingError(f"{name}: 0-d arrays are not supported (use *)", loc=loc)
-    if what == "dot" and max(ta.ndim, tb.ndim) > 2:
-        raise TypingError(
-            f"np.dot of {ta.ndim}-d and {tb.ndim}-d arrays is not supported",
-            loc=loc,
-            hint="np.matmul (or @) multiplies stacks of matrices",
-        )
     work = T.I64 if dtype.is_bool else dtype
     mismatch = _DOT_MISMATCH if what == "dot" else _MATMUL_MISMATCH
-    if max(ta.ndim, tb.ndim) > 2:
+    if what == "dot" and max(ta.ndim, tb.ndim) > 2:
+        product = _dot_nd(ta, tb, work, mismatch)
+    elif max(ta.ndim, tb.ndim) > 2:
         product = _stack(ta, tb, work, mismatch)
     else:
         product = _small(ta, tb, work, mismatch)
@@ -331,10 +329,10 @@ def _stack(ta: T.Array, tb: T.Array, dtype: T.Scalar, mismatch: str):  # noqa: A
         xs, xst = _matrix_dims(b, x, row=True)
         ys, yst = _matrix_dims(b, y, row=False)
         b.raise_if(b.cmp("ne", xs[-1], ys[-2]), ValueError, mismatch)
-        batch = _broadcast_batch(b, xs[:-2], ys[:-2], nd - 2)
+        batch = broadcast_batch(b, xs[:-2], ys[:-2], nd - 2)
         out = L.allocate(b, dtype, [*batch, xs[-2], ys[-1]], "C")
-        xv = _broadcast_view(b, x, xs, xst, batch, view_t)
-        yv = _broadcast_view(b, y, ys, yst, batch, view_t)
+        xv = broadcast_view(b, x, xs, xst, batch, view_t)
+        yv = broadcast_view(b, y, ys, yst, batch, view_t)
         k.lower(b, [xv, yv, out], {})  # type: ignore[misc]
         if ret_nd == nd:
             return out
@@ -356,6 +354,47 @@ def _stack(ta: T.Array, tb: T.Array, dtype: T.Scalar, mismatch: str):  # noqa: A
     return ret, emit
 
 
+def _dot_nd(ta: T.Array, tb: T.Array, dtype: T.Scalar, mismatch: str):  # noqa: ANN202
+    """np.dot with an operand of ndim > 2: the sum over a's last axis and b's second-to-last
+    (its only one when 1-D), as one 2-D product: a as (I, k) rows, b's axes moved to
+    (k, J * m) (a copy), the (I, J * m) result viewed as a.shape[:-1] + b.shape[:-2] +
+    b.shape[-1:]."""
+    na, nb = ta.ndim, tb.ndim
+    left = T.Array(dtype, 1 if na == 1 else 2, "C")
+    right = T.Array(dtype, 1 if nb == 1 else 2, "C")
+    inner_ret, inner = _small(left, right, dtype, mismatch)
+    ret = T.Array(dtype, (na - 1) + max(nb - 2, 0) + (1 if nb > 1 else 0), "C")
+
+    def emit(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+        xs, ys = L.shapes_of(b, x), L.shapes_of(b, y)
+        if na == 1:
+            x2 = S.c_view_or_copy(b, x, [xs[0]])
+        else:
+            x2 = S.c_view_or_copy(b, x, [L.size_of(b, xs[:-1]), xs[-1]])
+        if nb == 1:
+            y2 = S.c_view_or_copy(b, y, [ys[0]])
+            out_shapes = xs[:-1]
+        else:
+            order = [nb - 2, *range(nb - 2), nb - 1]  # k first, then b's leading axes, m
+            strides = L.raw_strides_of(b, y)
+            moved = L.make_view(
+                b,
+                y,
+                T.Array(dtype, nb, "A"),
+                L.data_of(b, y),
+                [ys[i] for i in order],
+                [strides[i] for i in order],
+            )
+            y2 = S.c_view_or_copy(b, moved, [ys[-2], L.size_of(b, [*ys[:-2], ys[-1]])])
+            out_shapes = [*xs[:-1], *ys[:-2], ys[-1]]
+        flat = inner(b, x2, y2)
+        strides_out = L.contiguous_strides(b, out_shapes, dtype.dtype.itemsize, "C")
+        return L.make_view(b, flat, ret, L.data_of(b, flat), out_shapes, strides_out)
+
+    assert isinstance(inner_ret, T.Array | T.Scalar)
+    return ret, emit
+
+
 def _matrix_dims(
     b: LowBuilder, a: ir.Value, *, row: bool
 ) -> tuple[list[ir.Value], list[ir.Value]]:
@@ -369,8 +408,8 @@ def _matrix_dims(
     return shapes, strides
 
 
-def _broadcast_batch(
-    b: LowBuilder, xs: list[ir.Value], ys: list[ir.Value], n: int
+def broadcast_batch(
+    b: LowBuilder, xs: list[ir.Value], ys: list[ir.Value], n: int, what: str = "matmul"
 ) -> list[ir.Value]:
     """The broadcast of two batch shapes (NumPy's rules), aligned at the end."""
     xs = [i64(1)] * (n - len(xs)) + xs
@@ -378,12 +417,12 @@ def _broadcast_batch(
     out = []
     for x, y in zip(xs, ys):
         ok = b.or_(b.or_(b.cmp("eq", x, y), b.cmp("eq", x, i64(1))), b.cmp("eq", y, i64(1)))
-        b.raise_if(b.not_(ok), ValueError, "matmul: operands could not be broadcast together")
+        b.raise_if(b.not_(ok), ValueError, f"{what}: operands could not be broadcast together")
         out.append(b.select(b.cmp("eq", x, i64(1)), y, x))
     return out
 
 
-def _broadcast_view(
+def broadcast_view(
     b: LowBuilder,
     a: ir.Value,
     shapes: list[ir.Value],
@@ -409,7 +448,7 @@ _NOTES = (
 )
 
 
-@register_function(np.dot, params="a: array, b: array", notes="1-D and 2-D operands; " + _NOTES)
+@register_function(np.dot, params="a: array, b: array", notes="any ndim; " + _NOTES)
 def _dot(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs:
         return None

@@ -33,6 +33,7 @@ from jitcore.lib.registry import (
 )
 from jitcore.runtime import rngstate
 
+Rule = Callable[[list[Operand], dict[str, Operand]], Resolved]
 WORDS_T = T.Array(T.U32, 1, "C")
 CELL_T = T.Array(T.F64, 1, "C")
 _NULL = ir.Const(None, type=T.PTR)
@@ -219,15 +220,21 @@ def _seed(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 # --- floats ------------------------------------------------------------------------------------
 
 
+_Params = list[tuple[str, float | None]]
+
+
 def _float_rule(
-    what: str, kernel: str, params: list[tuple[str, float]]
+    what: str, kernel: str, params: _Params
 ) -> Callable[[list[Operand], dict[str, Operand]], Resolved]:
-    """A distribution of floats with scalar parameters `params` (name, default) and `size`."""
+    """A distribution with scalar parameters `params` (name, default; None: required) and
+    `size`."""
     names = [name for name, _ in params]
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         where = _bind(args, kwargs, [*names, "size"], what)
-        for name in names:
+        for name, default in params:
+            if default is None and name not in where:
+                raise TypingError(f"{what} needs {name}")
             _real(_operand(args, kwargs, where, name), what, name)
         ndim = _size_ndim(_operand(args, kwargs, where, "size"))
         types: list[T.Type] = [T.F64] * len(names)
@@ -253,7 +260,7 @@ def _float_rule(
 
 def _register_floats() -> None:
     size = "size?: shape | None"
-    for func, kernel, params, notes in (
+    table: tuple[tuple[object, str, _Params, str], ...] = (
         (np.random.random_sample, "random_sample", [], "53-bit doubles in [0, 1)"),
         (np.random.random, "random_sample", [], "`random_sample`"),
         (np.random.ranf, "random_sample", [], "`random_sample`"),
@@ -264,16 +271,19 @@ def _register_floats() -> None:
         (np.random.exponential, "exponential", [("scale", 1.0)], ""),
         (np.random.standard_exponential, "exponential", [], ""),
         (np.random.poisson, "poisson", [("lam", 1.0)], "int64 results"),
-    ):
-        text = ", ".join([*(f"{name}?: real" for name, _ in params), size])
+        (np.random.geometric, "geometric", [("p", None)], "int64 results"),
+    )
+    for func, kernel, params, notes in table:
+        name_of = getattr(func, "__name__", "")
+        text = ", ".join(
+            [*(f"{name}{'' if d is None else '?'}: real" for name, d in params), size]
+        )
         rule: Callable[[list[Operand], dict[str, Operand]], Resolved] = (
             _standard_exponential
             if func is np.random.standard_exponential
-            else _float_rule(f"np.random.{func.__name__}", kernel, params)
+            else _float_rule(f"np.random.{name_of}", kernel, params)
         )
-        register_function(func, params=text, notes=notes, listed_as=f"np.random.{func.__name__}")(
-            rule
-        )
+        register_function(func, params=text, notes=notes, listed_as=f"np.random.{name_of}")(rule)
 
 
 def _standard_exponential(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -326,6 +336,48 @@ register_function(np.random.randn, params="*d: int", listed_as="np.random.randn"
 _register_floats()
 
 
+def binomial_rule(what: str, kernels: object, receiver: bool) -> Rule:
+    """`binomial(n, p, size)` of the legacy stream (`kernels` nprandomk) or of a Generator
+    passed in (`nprandomgk`, `receiver`): n an int, p a real, NumPy's checks (p first)."""
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+        names = ["self", "n", "p", "size"] if receiver else ["n", "p", "size"]
+        where = _bind(args, kwargs, names, what)
+        n_op, p_op = _operand(args, kwargs, where, "n"), _operand(args, kwargs, where, "p")
+        if n_op is None or p_op is None:
+            raise TypingError(f"{what} needs n and p")
+        _int_bound(n_op, "n", what)
+        _real(p_op, what, "p")
+        ndim = _size_ndim(_operand(args, kwargs, where, "size"))
+        types: list[T.Type] = [T.GENERATOR] if receiver else []
+        types += [T.I64, T.F64] + ([] if ndim is None else [_sizes_t(ndim)])
+        name = "binomial" if ndim is None else "binomial_size"
+        k = call_kernel(getattr(kernels, name), types)
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+            values = [v[0]] if receiver else []
+            for param in ("n", "p"):
+                given = _value(v, kw, where, param)
+                assert given is not None
+                values.append(given)
+            size = _value(v, kw, where, "size")
+            if ndim is not None and size is not None:
+                values.append(_size_tuple(b, size))
+            return _call(b, k, values)
+
+        return _result(args, kwargs, k.ret, lower)
+
+    return rule
+
+
+register_function(
+    np.random.binomial,
+    params="n: int, p: real, size?: shape | None",
+    notes="int64 results",
+    listed_as="np.random.binomial",
+)(binomial_rule("np.random.binomial", K, receiver=False))
+
+
 # --- randint ---------------------------------------------------------------------------------
 
 
@@ -342,14 +394,14 @@ def _int_dtype(op: Operand | None) -> T.Scalar:
     return t
 
 
-def _int_bound(op: Operand, name: str) -> None:
+def _int_bound(op: Operand, name: str, what: str = "np.random.randint") -> None:
     if not (isinstance(op.type, T.Scalar) and op.type.kind in "iub"):
         if isinstance(op.type, T.Array):
             raise UnsupportedError(
-                f"np.random.randint: array bounds ({name}) are not supported in compiled code",
+                f"{what}: array arguments ({name}) are not supported in compiled code",
                 hint="draw with scalar bounds",
             )
-        raise TypingError(f"np.random.randint: {name} must be an int, not {op.type}")
+        raise TypingError(f"{what}: {name} must be an int, not {op.type}")
 
 
 def check_bounds(

@@ -34,6 +34,7 @@ from jitcore.lib.nprandom import (
     _size_tuple,
     _sizes_t,
     _value,
+    binomial_rule,
     check_bounds,
     p_tolerance,
 )
@@ -112,6 +113,9 @@ register_method(T.Generator, "uniform", params="low?: real, high?: real, size?: 
 register_method(
     T.Generator, "poisson", params="lam?: real, size?: shape | None", notes="int64 results"
 )(_float_method("Generator.poisson", "poisson", [("lam", 1.0)]))
+register_method(
+    T.Generator, "binomial", params="n: int, p: real, size?: shape | None", notes="int64 results"
+)(binomial_rule("Generator.binomial", G, receiver=True))
 
 
 # --- integers --------------------------------------------------------------------------------

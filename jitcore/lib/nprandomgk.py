@@ -17,7 +17,14 @@ import math
 
 import numpy as np
 
-from jitcore.lib.nprandomk import _cdf, _search_right, check_lam, poisson_one
+from jitcore.lib.nprandomk import (
+    _cdf,
+    _search_right,
+    binomial_one,
+    check_binomial,
+    check_lam,
+    poisson_one,
+)
 from jitcore.lib.registry import library_kernel as _lib
 
 U32_MAX = 0xFFFFFFFF
@@ -464,4 +471,21 @@ def poisson_size(g, lam, size):  # noqa: ANN001, ANN201
     flat = out.reshape(out.size)
     for i in range(flat.shape[0]):
         flat[i] = poisson_one(g, lam)
+    return out
+
+
+@_lib
+def binomial(g, n, p):  # noqa: ANN001, ANN201
+    """`random_binomial`, shared with the legacy function (`binomial_one`)."""
+    check_binomial(n, p)
+    return binomial_one(g, n, p)
+
+
+@_lib
+def binomial_size(g, n, p, size):  # noqa: ANN001, ANN201
+    check_binomial(n, p)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    for i in range(flat.shape[0]):
+        flat[i] = binomial_one(g, n, p)
     return out

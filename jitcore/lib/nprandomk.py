@@ -808,3 +808,208 @@ def poisson_size(lam, size):  # noqa: ANN001, ANN201
     for i in range(flat.shape[0]):
         flat[i] = poisson_one(st, lam)
     return out
+
+
+# --- binomial --------------------------------------------------------------------------------
+
+
+@_lib
+def binomial_inversion(source, n, p):  # noqa: ANN001, ANN201
+    """Inversion for n * p <= 30 (`random_binomial_inversion`)."""
+    q = 1.0 - p
+    qn = libm_exp(n * math.log(q))
+    np_ = n * p
+    bound = np.int64(min(float(n), np_ + 10.0 * math.sqrt(np_ * q + 1)))
+    x = np.int64(0)
+    px = qn
+    u = draw_double(source)
+    while u > px:
+        x += 1
+        if x > bound:
+            x = np.int64(0)
+            px = qn
+            u = draw_double(source)
+        else:
+            u -= px
+            px = ((n - x + 1) * p * px) / (x * q)
+    return x
+
+
+@_lib
+def _stirling_tail(v):  # noqa: ANN001, ANN201
+    """The correction term BTPE adds per factorial (Stirling's series to 1/v**9)."""
+    v2 = v * v
+    return (13680.0 - (462.0 - (132.0 - (99.0 - 140.0 / v2) / v2) / v2) / v2) / v / 166320.0
+
+
+@_lib
+def binomial_btpe(source, n, p):  # noqa: ANN001, ANN201, PLR0915
+    """Kachitvichyanukul and Schmeiser's BTPE for n * p > 30 (`random_binomial_btpe`)."""
+    r = min(p, 1.0 - p)
+    q = 1.0 - r
+    fm = n * r + r
+    m = np.int64(math.floor(fm))
+    p1 = math.floor(2.195 * math.sqrt(n * r * q) - 4.6 * q) + 0.5
+    xm = m + 0.5
+    xl = xm - p1
+    xr = xm + p1
+    c = 0.134 + 20.5 / (15.3 + m)
+    a = (fm - xl) / (fm - xl * r)
+    laml = a * (1.0 + a / 2.0)
+    a = (xr - fm) / (xr * q)
+    lamr = a * (1.0 + a / 2.0)
+    p2 = p1 * (1.0 + 2.0 * c)
+    p3 = p2 + c / laml
+    p4 = p3 + c / lamr
+    nrq = n * r * q
+    y = np.int64(0)
+    done = False
+    while not done:
+        u = draw_double(source) * p4
+        v = draw_double(source)
+        if u <= p1:  # the triangle: accepted at once
+            y = np.int64(math.floor(xm - p1 * v + u))
+            done = True
+            continue
+        if u <= p2:  # the parallelograms
+            x = xl + (u - p1) / c
+            v = v * c + 1.0 - abs(m - x + 0.5) / p1
+            if v > 1.0:
+                continue
+            y = np.int64(math.floor(x))
+        elif u <= p3:  # the left exponential tail
+            y = np.int64(math.floor(xl + math.log(v) / laml))
+            if y < 0 or v == 0.0:
+                continue
+            v = v * (u - p2) * laml
+        else:  # the right exponential tail
+            y = np.int64(math.floor(xr - math.log(v) / lamr))
+            if y > n or v == 0.0:
+                continue
+            v = v * (u - p3) * lamr
+        k = abs(y - m)
+        if not (k > 20 and k < nrq / 2.0 - 1):  # explicit evaluation of f(y) / f(m)
+            s = r / q
+            a = s * (n + 1)
+            f = 1.0
+            if m < y:
+                for i in range(m + 1, y + 1):
+                    f *= a / i - s
+            elif m > y:
+                for i in range(y + 1, m + 1):
+                    f /= a / i - s
+            done = v <= f
+            continue
+        rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5)
+        t = -k * k / (2 * nrq)
+        big_a = math.log(v)
+        if big_a < t - rho:
+            done = True
+            continue
+        if big_a > t + rho:
+            continue
+        x1 = y + 1.0
+        f1 = m + 1.0
+        z = n + 1.0 - m
+        w = n - y + 1.0
+        bound = (
+            xm * math.log(f1 / x1)
+            + (n - m + 0.5) * math.log(z / w)
+            + (y - m) * math.log(w * r / (x1 * q))
+            + _stirling_tail(f1)
+            + _stirling_tail(z)
+            + _stirling_tail(x1)
+            + _stirling_tail(w)
+        )
+        done = big_a <= bound
+    if p > 0.5:
+        y = n - y
+    return y
+
+
+@_lib
+def binomial_one(source, n, p):  # noqa: ANN001, ANN201
+    """`random_binomial`, which NumPy's legacy functions and Generators share."""
+    if n == 0 or p == 0.0:
+        return np.int64(0)
+    if p <= 0.5:
+        if p * n <= 30.0:
+            return binomial_inversion(source, n, p)
+        return binomial_btpe(source, n, p)
+    q = 1.0 - p
+    if q * n <= 30.0:
+        return n - binomial_inversion(source, n, q)
+    return n - binomial_btpe(source, n, q)
+
+
+@_lib
+def check_binomial(n, p):  # noqa: ANN001, ANN201
+    if not (p >= 0.0 and p <= 1.0):
+        raise ValueError("p < 0, p > 1 or p is NaN")
+    if n < 0:
+        raise ValueError("n < 0")
+
+
+@_lib
+def binomial(n, p):  # noqa: ANN001, ANN201
+    check_binomial(n, p)
+    return binomial_one(state_words(), n, p)
+
+
+@_lib
+def binomial_size(n, p, size):  # noqa: ANN001, ANN201
+    check_binomial(n, p)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    st = state_words()
+    for i in range(flat.shape[0]):
+        flat[i] = binomial_one(st, n, p)
+    return out
+
+
+# --- geometric -------------------------------------------------------------------------------
+
+
+@_lib
+def geometric_one(st, p):  # noqa: ANN001, ANN201
+    """NumPy's legacy geometric: a search over the cumulative distribution for p >= 1/3,
+    inversion below (`legacy_random_geometric`)."""
+    if p >= 0.333333333333333333333333:
+        x = np.int64(1)
+        total = p
+        prod = p
+        q = 1.0 - p
+        u = next_double(st)
+        while u > total:
+            prod *= q
+            total += prod
+            x += 1
+        return x
+    top = math.log1p(-next_double(st))
+    bottom = math.log(1.0 - p)
+    if bottom == 0.0:  # p below 2**-53: C divides to -inf (or nan) and casts it to int64's
+        return np.int64(-(1 << 63))  # minimum on x86-64, where Python would raise
+    return np.int64(math.ceil(top / bottom))
+
+
+@_lib
+def check_geometric(p):  # noqa: ANN001, ANN201
+    if not (p > 0.0 and p <= 1.0):
+        raise ValueError("p <= 0, p > 1 or p contains NaNs")
+
+
+@_lib
+def geometric(p):  # noqa: ANN001, ANN201
+    check_geometric(p)
+    return geometric_one(state_words(), p)
+
+
+@_lib
+def geometric_size(p, size):  # noqa: ANN001, ANN201
+    check_geometric(p)
+    out = np.empty(size, np.int64)
+    flat = out.reshape(out.size)
+    st = state_words()
+    for i in range(flat.shape[0]):
+        flat[i] = geometric_one(st, p)
+    return out

@@ -716,6 +716,13 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         value = getattr(t.obj, attr, None)
         if value is not None:
             return Resolved((None,), const_type(value), const=value)
+    if isinstance(t, T.Generator):  # its compiled methods are in lib.nprandomgen
+        raise UnsupportedError(
+            f"np.random.Generator.{attr} is not supported in compiled code",
+            loc=loc,
+            hint="compiled: random, uniform, integers, choice, shuffle, permutation, poisson, "
+            "binomial (normal draws need NumPy's ziggurat tables: draw them in Python)",
+        )
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
 
 

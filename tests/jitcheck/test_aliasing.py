@@ -20,6 +20,7 @@ from jitcheck.strategies import (
     elements_of,
     example_strategy,
     overlapping,
+    same_array_variant,
 )
 from jitcheck.values import aliasing_note, describe_call, fresh_copy
 from jitcore import Array, jit
@@ -134,3 +135,13 @@ def test_int_array_elements_reach_the_limits_but_int_parameters_stay_bounded() -
     assert find(elements_of(np.int32, in_array=True), lambda n: n == -(2**31), settings=FIND)
     with pytest.raises(NoSuchExample):
         find(elements_of(np.int64), lambda n: abs(n) > 1000, settings=FIND)
+
+
+def test_every_example_also_runs_with_the_same_array_twice() -> None:
+    plan = derive_plan(two, {}, {}, ShapeSpec.parse("a:(n,) b:(n,)"))
+    a, b = np.ones(2), np.zeros(2)
+    variant = same_array_variant(plan, {"a": a, "b": b, "x": 1.0})
+    assert variant is not None and variant["b"] is a and variant["x"] == 1.0
+    assert same_array_variant(plan, {"a": a, "b": a, "x": 1.0}) is None  # already one
+    assert same_array_variant(plan, {"a": np.ones(0), "b": np.ones(0), "x": 1.0}) is None
+    assert same_array_variant(derive_plan(two, {}, {}), {"a": a, "b": b, "x": 1.0}) is None

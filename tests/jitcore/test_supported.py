@@ -154,7 +154,7 @@ SKIP: dict[str, str] = {
     **{
         f"Generator.{name}": "a method of a np.random.Generator argument: "
         "tests/jitcore/lib/test_nprandomgen.py"
-        for name in ("random uniform integers choice shuffle permutation poisson".split())
+        for name in ("random uniform integers choice shuffle permutation poisson binomial".split())
     },
 }
 

@@ -171,8 +171,6 @@ def test_stacks_broadcast_like_numpy(
 )
 def test_mismatched_shapes_raise_value_error(f: Any, sa: tuple, sb: tuple) -> None:
     a, b = np.ones(sa), np.ones(sb)
-    if f is dot and max(len(sa), len(sb)) > 2:
-        return  # np.dot of stacks is not compiled (test_dot_of_stacks_is_refused)
     with pytest.raises(ValueError):
         f(a, b)
     with pytest.raises(ValueError):
@@ -187,11 +185,39 @@ def test_stack_batches_that_do_not_broadcast_raise() -> None:
         compiled(mm)(a, b)
 
 
-def test_dot_of_stacks_is_refused_at_compile_time() -> None:
-    from jitcore import TypingError
-
-    with pytest.raises(TypingError, match="np.matmul"):
-        compiled(dot)(np.ones((2, 2, 2)), np.ones((2, 2)))
+@settings(max_examples=20, deadline=None)
+@given(
+    lead_a=st.lists(st.integers(0, 3), max_size=2),
+    lead_b=st.lists(st.integers(0, 3), max_size=2),
+    k=st.integers(0, 4),
+    m=st.integers(1, 3),
+    vector=st.sampled_from([None, "a", "b"]),
+    dtype=st.sampled_from(DTYPES),
+    layout=st.sampled_from(["C", "F", "strided", "reversed"]),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_dot_of_n_dimensional_arrays(
+    lead_a: list,
+    lead_b: list,
+    k: int,
+    m: int,
+    vector: str | None,
+    dtype: str,
+    layout: str,
+    seed: int,
+) -> None:
+    """np.dot sums over a's last axis and b's second-to-last: a.shape[:-1] + b.shape[:-2] +
+    b.shape[-1:]."""
+    rng = np.random.default_rng(seed)
+    shape_a = (k,) if vector == "a" else (*lead_a, 2, k)
+    shape_b = (k,) if vector == "b" else (*lead_b, k, m)
+    if max(len(shape_a), len(shape_b)) < 3:
+        shape_a = (2, *shape_a) if vector != "a" else shape_a
+        shape_b = (2, *shape_b) if len(shape_a) < 3 else shape_b
+    a = laid_out(_values(rng, shape_a, dtype), layout)
+    b = _values(rng, shape_b, dtype)
+    _check(compiled(dot)(a, b), np.dot(a, b), k)
+    _check(compiled(method_dot)(a, b), a.dot(b), k)
 
 
 def test_float_products_call_blas_and_int_products_do_not() -> None:

@@ -483,8 +483,10 @@ def test_stacks_of_matrices(batch: list, n: int, dtype: str, layout: str, seed: 
 def test_a_stack_of_non_square_matrices_raises() -> None:
     with pytest.raises(LinAlgError):
         compiled(inv)(np.ones((2, 3, 4)))
-    with pytest.raises(UnsupportedError, match="stacks"):
-        compiled(solve)(np.ones((2, 3, 3)), np.ones((2, 3, 1)))
+    with pytest.raises(LinAlgError):  # NumPy's lstsq takes no stacks: a compile-time error
+        lstsq(np.ones((2, 3, 3)), np.ones((2, 3, 1)))
+    with pytest.raises(TypingError, match="two-dimensional"):
+        compiled(lstsq)(np.ones((2, 3, 3)), np.ones((2, 3, 1)))
 
 
 @settings(max_examples=15, deadline=None)
@@ -521,3 +523,28 @@ def test_stacks_of_rectangular_matrices(
         np.testing.assert_allclose(
             np.sort_complex(w.ravel()), np.sort_complex(ew.ravel()), atol=1e4 * eps * scale
         )
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    batch_a=st.lists(st.integers(1, 3), max_size=2),
+    batch_b=st.lists(st.integers(1, 3), max_size=2),
+    n=st.integers(0, 3),
+    k=st.sampled_from([None, 0, 2]),
+    dtype=st.sampled_from(DTYPES),
+    seed=st.integers(0, 99),
+)
+def test_solve_of_stacks_broadcasts(
+    batch_a: list, batch_b: list, n: int, k: int | None, dtype: str, seed: int
+) -> None:
+    rng = np.random.default_rng(seed)
+    for i in range(1, min(len(batch_a), len(batch_b)) + 1):  # broadcastable batches
+        if 1 not in (batch_a[-i], batch_b[-i]):
+            batch_b[-i] = batch_a[-i]
+    a = _values(rng, (*batch_a, n, n), dtype) + 4 * np.eye(n, dtype=dtype)
+    b = _values(rng, (n,) if k is None else (*batch_b, n, k), dtype)
+    if a.ndim < 3 and b.ndim < 3:
+        a = a[None]
+    both = _same_outcome(solve, a, b)
+    if both is not None:
+        _close(*both, _eps(a, b), 10.0)

@@ -1,13 +1,19 @@
 """`@`/np.dot of 2-D arrays through the blocked kernel (jitcore/lib/npkernels.py dot_mm):
 shapes that cross the block edges and the 4-row register tiles, ints exactly, floats to
-rounding (BLAS sums in another order)."""
+rounding (BLAS sums in another order). Float products go to SciPy's BLAS when SciPy is
+installed (tests/jitcore/lib/test_blas.py), so the float cases here compile as if SciPy were
+missing: the blocked kernel stays tested either way."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jitcore import jit
+from jitcore.runtime import externs
 from tests.jitcore.support import compiled
 
 
@@ -17,6 +23,22 @@ def matmul(a, b):
 
 def dot(a, b):
     return np.dot(a, b)
+
+
+def _blocked(f: Any) -> Any:
+    """`f` compiled while SciPy counts as missing (its float products then run dot_mm)."""
+    real = externs.scipy_available
+    externs.scipy_available = lambda: False  # type: ignore[assignment]
+    try:
+        compiled_f = jit(mode="compiled")(f)
+        compiled_f.compile("array(f64, 2d, C), array(f64, 2d, C)")
+        compiled_f.compile("array(f64, 2d, F), array(f64, 2d, A)")
+    finally:
+        externs.scipy_available = real  # type: ignore[assignment]
+    return compiled_f
+
+
+BLOCKED_MATMUL = _blocked(matmul)
 
 
 @settings(max_examples=12)
@@ -29,10 +51,14 @@ def dot(a, b):
 def test_blocked_matmul_matches_numpy(n: int, m: int, p: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
     a, b = rng.random((n, m)), rng.random((m, p))
-    np.testing.assert_allclose(compiled(matmul)(a, b), a @ b, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(BLOCKED_MATMUL(a, b), a @ b, rtol=1e-12, atol=1e-12)
     ai, bi = rng.integers(-9, 9, (n, m)), rng.integers(-9, 9, (m, p))
     assert np.array_equal(compiled(dot)(ai, bi), ai @ bi)
     f = np.asfortranarray(a)
     np.testing.assert_allclose(
-        compiled(matmul)(f, b[:, ::-1]), f @ b[:, ::-1], rtol=1e-12, atol=1e-12
+        BLOCKED_MATMUL(f, b[:, ::-1]), f @ b[:, ::-1], rtol=1e-12, atol=1e-12
     )
+
+
+def test_the_blocked_version_calls_no_blas() -> None:
+    assert "jitcore.scipy" not in BLOCKED_MATMUL.inspect("llvm", BLOCKED_MATMUL.signatures[0])

@@ -102,6 +102,32 @@ def test_exponential(s, scale, n):
     assert_exact(exponentials, s, scale, n)
 
 
+def geometrics(s, p, n):
+    np.random.seed(s)
+    return np.random.geometric(p), np.random.geometric(p, n), np.random.geometric(p=p, size=(n, 2))
+
+
+@given(SEEDS, st.one_of(st.floats(1e-12, 1), st.sampled_from([1 / 3, 1.0, 1e-17, 5e-300])), SIZES)
+def test_geometric(s, p, n):
+    """A search of the distribution for p >= 1/3, inversion (log1p) below, as NumPy's."""
+    assert_exact(geometrics, s, p, n)
+
+
+def binomials(s, trials, p, n):
+    np.random.seed(s)
+    return np.random.binomial(trials, p), np.random.binomial(trials, p, n)
+
+
+TRIALS = st.one_of(st.integers(0, 100), st.integers(0, 10**12))
+PROBABILITIES = st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.5, 1.0, 1e-9]))
+
+
+@given(SEEDS, TRIALS, PROBABILITIES, SIZES)
+def test_binomial(s, trials, p, n):
+    """Inversion for n * min(p, 1 - p) <= 30 (against the C library's exp), BTPE above."""
+    assert_exact(binomials, s, trials, p, n)
+
+
 def poissons(s, lam, n):
     np.random.seed(s)
     return np.random.poisson(lam), np.random.poisson(lam, n), np.random.poisson(size=(2, n))
@@ -329,6 +355,16 @@ def bad_uniform(s, low, high):
     return np.random.uniform(low, high, 2)
 
 
+def bad_geometric(s, p):
+    np.random.seed(s)
+    return np.random.geometric(p, 2)
+
+
+def bad_binomial(s, n, p):
+    np.random.seed(s)
+    return np.random.binomial(n, p, 2)
+
+
 def bad_poisson(s, lam):
     np.random.seed(s)
     return np.random.poisson(lam, 2)
@@ -374,6 +410,13 @@ def bad_seed(s):
         (bad_uniform, (1, 0.0, np.inf)),
         (bad_uniform, (1, np.nan, 1.0)),
         (bad_uniform, (1, 2.0, 1.0)),
+        (bad_geometric, (1, 0.0)),
+        (bad_geometric, (1, 1.5)),
+        (bad_geometric, (1, np.nan)),
+        (bad_binomial, (1, -1, 0.5)),
+        (bad_binomial, (1, 5, -0.1)),
+        (bad_binomial, (1, 5, 1.5)),
+        (bad_binomial, (1, -1, np.nan)),
         (bad_poisson, (1, -1.0)),
         (bad_poisson, (1, np.nan)),
         (bad_poisson, (1, 1e20)),

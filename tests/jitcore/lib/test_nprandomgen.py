@@ -128,6 +128,19 @@ def test_poisson(seed, lam, n, bits):
     assert_same_stream(poissons, seed, lam, n, bits=bits)
 
 
+def binomials(g, trials, p, n):
+    return g.binomial(trials, p), g.binomial(trials, p, n)
+
+
+@given(SEEDS, st.integers(0, 10**9), st.floats(0, 1), SIZES, BIT_GENERATORS)
+def test_binomial(seed, trials, p, n, bits):
+    assert_same_stream(binomials, seed, trials, p, n, bits=bits)
+
+
+def bad_binomial(g, trials, p):
+    return g.binomial(trials, p, 2)
+
+
 def bad_poisson(g, lam):
     return g.poisson(lam, 2)
 
@@ -253,6 +266,8 @@ def bad_size(g, n):
         (bad_choice_p, (np.array([0.5, 0.5]),)),
         (bad_choice_p, (np.array([0.5, 0.5 + 1e-5, 0.0], dtype=np.float32),)),
         (bad_size, (-1,)),
+        (bad_binomial, (-1, 0.5)),
+        (bad_binomial, (5, np.nan)),
         (bad_poisson, (-1.0,)),
         (bad_poisson, (np.nan,)),
         (bad_poisson, (1e20,)),
@@ -274,12 +289,17 @@ def random_float32(g):
     return g.random(dtype=np.float32)
 
 
+def normal_of_generator(g):
+    return g.normal()
+
+
 @pytest.mark.parametrize(
     ("f", "arg"),
     [
         (returns_generator, np.random.default_rng(1)),
         (makes_generator, 1),
         (random_float32, np.random.default_rng(1)),
+        (normal_of_generator, np.random.default_rng(1)),
     ],
 )
 def test_unsupported_uses_are_compile_errors(f, arg):
