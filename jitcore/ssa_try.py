@@ -64,6 +64,12 @@ def protect(b: _Builder) -> None:
     each block code starts in inside a `try` body; outside, records the block as unprotected."""
     state: TryState = b.tries
     if not state.active:
+        if b.fn.exc_regions.get(b.block) is not None and b.block.terminator is None:
+            # just after a `try` body (its `else`, or the code after it): not in its last part
+            after = b._new_block("endprotect")
+            b._jump(after, b.fn.loc)
+            b.seal(after)
+            b.block = after
         b.fn.exc_regions.setdefault(b.block, None)
         return
     loc = b.fn.loc
