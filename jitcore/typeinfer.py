@@ -30,6 +30,7 @@ from jitcore.lib import (
     catalog,  # noqa: F401 - importing it registers every operation
     containers,
     operators,
+    optional,
 )
 from jitcore.lib.registry import (
     Operand,
@@ -91,6 +92,7 @@ class _Inference:
         # them (`Resolved.refines`); `refining` is set when one changed in this round.
         self.refined: dict[ir.Instr, T.Type] = {}
         self.refining = False
+        self.defer_none = False  # see `run`
         self.lists = ListInference()  # the item types of `[]` and other list literals
 
     # --- operands -------------------------------------------------------------------------
@@ -117,6 +119,19 @@ class _Inference:
     def run(self) -> bool:
         """Iterate to a fixpoint; return True if no value is left at bottom."""
         order = self.fn.reverse_postorder()
+        # First without deciding that a variable is None while a path to it is still untyped
+        # (`best = None` before a loop that assigns it: it becomes optional, and its uses must
+        # not be typed as uses of None meanwhile), then deciding.
+        for deferring in (True, False):
+            self.defer_none = deferring
+            self._settle(order)
+        return all(
+            instr.type is not None and not isinstance(instr.type, T.Bottom)
+            for block in order
+            for instr in block.instrs
+        )
+
+    def _settle(self, order: list[ir.Block]) -> None:
         changed = True
         rounds = 0
         while changed:
@@ -141,11 +156,6 @@ class _Inference:
             changed = changed or self.refining
             self.refining = False
             changed = self.lists.take_changed() or changed
-        return all(
-            instr.type is not None and not isinstance(instr.type, T.Bottom)
-            for block in order
-            for instr in block.instrs
-        )
 
     def infer(self, instr: ir.Instr) -> T.Type | None:
         if isinstance(instr, ir.Phi):
@@ -177,6 +187,8 @@ class _Inference:
         strong: T.Type | None = None
         weak: list[tuple[ir.Value, T.Type]] = []
         origin: Origin | None = None
+        if self.defer_none and self._only_none_so_far(phi):
+            return None
         for v in phi.incoming.values():
             t = self.type_of(v)
             if t is None or isinstance(t, T.Bottom):
@@ -221,6 +233,12 @@ class _Inference:
                 strong = joined
         return strong
 
+    def _only_none_so_far(self, phi: ir.Phi) -> bool:
+        """Some input is still untyped and every typed one is None."""
+        types = [self.type_of(v) for v in phi.incoming.values()]
+        typed = [t for t in types if t is not None and not isinstance(t, T.Bottom)]
+        return len(typed) < len(types) and all(isinstance(t, T.NoneType) for t in typed)
+
     def _refine(self, v: ir.Value, t: T.Type) -> None:
         """Give the empty containers `v` may come from the item types a store calls for."""
         seen: set[int] = set()
@@ -263,6 +281,8 @@ class _Inference:
             return False
         if isinstance(instr, ir.Compare) and instr.op in ("is", "isnot", "in", "notin"):
             return True  # Python's `is`, `in` and `not` always give a Python bool
+        if _keeps_optional(instr):
+            return True  # `x == None` of an optional: a Python bool too
         if isinstance(instr, ir.UnaryOp) and instr.op == "not":
             return True
         if isinstance(instr, ir.MakeTuple):
@@ -616,6 +636,9 @@ def _keeps_optional(instr: ir.Instr) -> bool:
     `not x`: `lib.optional`) rather than their values."""
     if isinstance(instr, ir.Compare) and instr.op in ("is", "isnot"):
         return any(isinstance(_Inference.type_of(v), T.Optional) for v in (instr.lhs, instr.rhs))
+    if isinstance(instr, ir.Compare) and instr.op in ("eq", "ne"):
+        lhs, rhs = _Inference.type_of(instr.lhs), _Inference.type_of(instr.rhs)
+        return lhs is not None and rhs is not None and optional.against_none(lhs, rhs)
     if isinstance(instr, ir.UnaryOp) and instr.op in ("truth", "not"):
         return isinstance(_Inference.type_of(instr.operand), T.Optional)
     return False

@@ -63,7 +63,9 @@ def write_formatted(
             inbounds=True,
             source_etype=R.SLOT.elements[R.VALUES],
         )
-        if isinstance(t, T.Str):
+        if isinstance(t, T.NoneType):
+            b.store(I64(0), cell)
+        elif isinstance(t, T.Str):
             used = _copy_text(b, field(R.TEXT), cell, value, used)
         elif isinstance(t, T.Scalar) and t.is_bool:
             b.store(I64(0), cell)

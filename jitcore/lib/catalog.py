@@ -75,8 +75,17 @@ REGENERATE = "python -m jitcore.lib.catalog --update-readme README.md"
 def supported() -> list[Entry]:
     """Every supported operation as the user writes it (`math.sin`, `np.sum`, `abs`,
     `ndarray.sum`, `+`, `ndarray.shape`), with its kind, the argument kinds it accepts and
-    notes on where it deviates from Python or NumPy."""
-    return entries()
+    notes on where it deviates from Python or NumPy.
+
+    In a fixed order, whatever imported which rule module first: by `RULE_MODULES`, then by
+    module name for the modules those import, each module's entries in its own order."""
+    rank = {m.__name__: k for k, m in enumerate(RULE_MODULES)}
+    listed = entries()
+    order = {id(e): k for k, e in enumerate(listed)}
+    return sorted(
+        listed,
+        key=lambda e: (rank.get(e.module, len(rank)), e.module, order[id(e)]),
+    )
 
 
 # --- the README's tables -------------------------------------------------------------------

@@ -49,6 +49,8 @@ def _code(value: Operand) -> str:
     t = value.type
     if isinstance(t, T.Str):
         return "str"
+    if isinstance(t, T.NoneType):
+        return "none"
     if isinstance(t, T.Scalar) and not t.is_complex:
         return f"{t.dtype.str}:{'py' if value.weak else 'np'}"
     raise TypingError(

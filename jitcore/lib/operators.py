@@ -403,6 +403,8 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     ta, tb = a.type, b.type
     if op in {"is", "isnot"}:
         return _resolve_identity(op, a, b, loc)
+    if op in {"eq", "ne"} and optional.against_none(ta, tb):  # `x == None` of an optional
+        return optional.resolve_identity("is" if op == "eq" else "isnot", ta, tb)
     if isinstance(ta, T.List) or isinstance(tb, T.List):
         on_lists = lists.resolve_compare(op, a, b)
         if on_lists is None:

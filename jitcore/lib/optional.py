@@ -63,6 +63,12 @@ def lower_cast(b: LowBuilder, value: ir.Value, to: T.Type) -> ir.Value:
     return b.cast(value, to)
 
 
+def against_none(a: T.Type, b: T.Type) -> bool:
+    """An optional compared with None (`x == None` means `x is None` for numbers and arrays)."""
+    pair = (type(a), type(b))
+    return pair in {(T.Optional, T.NoneType), (T.NoneType, T.Optional)}
+
+
 def resolve_identity(op: str, a: T.Type, b: T.Type) -> Resolved:
     """`x is None` / `x is not None` of an optional (either side): its flag."""
     if not (isinstance(a, T.NoneType) or isinstance(b, T.NoneType)):

@@ -28,7 +28,7 @@ RING = "jitcore_rt_exc_ring"
 RING_NEXT = "jitcore_rt_exc_ring_next"
 RAISE = "jitcore_rt_raise_formatted"  # (exception class, descriptor): sets the Python error
 SLOTS = 256
-MAX_VALUES = 8
+MAX_VALUES = 16
 TEXT_BYTES = 1024
 
 I8, I64, PTR = ll.IntType(8), ll.IntType(64), ll.PointerType()
@@ -134,6 +134,8 @@ def _c_string(address: int | None) -> str:
 def _value(code: str, raw: bytes, text: bytes) -> object:
     """One value from its 8 bytes: `<dtype>:py` a Python number, `<dtype>:np` a NumPy scalar,
     `str` an (offset, length) into the copied text."""
+    if code == "none":
+        return None
     if code == "str":
         offset, length = struct.unpack("<ii", raw)
         return text[offset : offset + length].decode("utf-8", errors="replace")

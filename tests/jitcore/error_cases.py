@@ -43,7 +43,7 @@ def returns_two_types(n):  # noqa: ANN001, ANN201
 
 
 def calls_unsupported(x):  # noqa: ANN001, ANN201
-    return np.linalg.svd(x)  # line 46, col 11
+    return np.linalg.tensorinv(x)  # line 46, col 11
 
 
 def undefined_name(x):  # noqa: ANN001, ANN201

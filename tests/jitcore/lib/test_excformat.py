@@ -36,7 +36,9 @@ def same_exception(f, *args) -> tuple:  # noqa: ANN001
 
 def fstring(n, x, flag, name):  # noqa: ANN001, ANN201
     if n < 0:
-        raise ValueError(f"n={n} x={x} {x!r} {x:.3f} {n:>6d} {flag} {name!r} {{literal}}")
+        raise ValueError(
+            f"n={n} x={x} {x!r} {x:.3f} {n:>6d} {flag} {name!r} {{literal}} {None} {n:#x}"
+        )
     return n
 
 
@@ -159,14 +161,17 @@ def test_what_cannot_be_formatted_is_a_compile_time_error() -> None:
         raise ValueError(f"{z}")
 
     def too_many(a):  # noqa: ANN001, ANN201
-        raise ValueError(f"{a[0]}{a[1]}{a[2]}{a[3]}{a[4]}{a[5]}{a[6]}{a[7]}{a[8]}")
+        raise ValueError(
+            f"{a[0]}{a[1]}{a[2]}{a[3]}{a[4]}{a[5]}{a[6]}{a[7]}{a[8]}{a[9]}"
+            f"{a[0]}{a[1]}{a[2]}{a[3]}{a[4]}{a[5]}{a[6]}"
+        )
 
     with pytest.raises(UnsupportedError, match="format spec"):
         jit(mode="compiled")(computed_spec)(1.0, 5)
     with pytest.raises(TypingError, match="cannot format"):
         jit(mode="compiled")(complex_value)(1j)
-    with pytest.raises(TypingError, match="at most 8"):
-        jit(mode="compiled")(too_many)(np.arange(9.0))
+    with pytest.raises(TypingError, match="at most 16"):
+        jit(mode="compiled")(too_many)(np.arange(10.0))
 
 
 def test_formatted_raises_print_and_parse_back() -> None:

@@ -166,3 +166,29 @@ def test_int_and_float_returns_stay_an_error_when_optional() -> None:
 
     with pytest.raises(TypingError, match="on one path"):
         jit(mode="compiled")(bad)(3)
+
+
+def best_of(a):  # noqa: ANN001, ANN201
+    best = None
+    for v in a:
+        if best is None or v > best:
+            best = v
+    return best
+
+
+def equals_none(n):  # noqa: ANN001, ANN201
+    x = None
+    if n > 0:
+        x = n
+    return x == None, x != None  # noqa: E711
+
+
+@given(floats)
+def test_a_variable_none_before_the_loop_that_assigns_it(a: np.ndarray) -> None:
+    """Typing waits for the loop's assignment before it types uses of a `None` variable."""
+    assert_same(best_of, a)
+
+
+@given(st.integers(-3, 3))
+def test_equality_with_none_is_identity(n: int) -> None:
+    assert_same(equals_none, n)
