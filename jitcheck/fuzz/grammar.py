@@ -163,14 +163,14 @@ class _Fn:
 def _reduce(e: Expr, fn: _Fn) -> Expr:
     """`e % K`: a non-negative int below K (ZeroDivisionError never: K > 0)."""
     k = fn.choose(MODULI)
-    return Expr(f"({e.text}) % {k}", e.ty, k - 1, e.np)
+    return Expr(f"(({e.text}) % {k})", e.ty, k - 1, e.np)
 
 
 def _fit(e: Expr, fn: _Fn, limit: int = WRAP_LIMIT) -> Expr:
     """`e`, reduced if its bound passes `limit`."""
     if e.ty == "int" and (e.bound is None or e.bound > limit):
         k = fn.choose([m for m in MODULI if m <= limit + 1] or [7])
-        return Expr(f"({e.text}) % {k}", e.ty, k - 1, e.np)
+        return Expr(f"(({e.text}) % {k})", e.ty, k - 1, e.np)
     return e
 
 
@@ -227,7 +227,7 @@ def _index(fn: _Fn, size: str, length_text: str) -> str:
     if fn.flag(0.4):
         return str(fn.draw(st.integers(-3, 3)))
     i = _fit(_int_expr(fn, 0), fn)
-    return f"({i.text}) % {length_text}"
+    return f"(({i.text}) % {length_text})"
 
 
 def _element(fn: _Fn, dtype: str) -> Expr | None:
@@ -402,7 +402,8 @@ def _int_expr(fn: _Fn, depth: int) -> Expr:
         return Expr(text, "int", _b(a), a.np)
     if kind == "pow":
         k = fn.draw(st.integers(0, 3))
-        a = a if _int_bound("**", _b(a), 0, k) <= SAFE else _reduce(a, fn)
+        # reduced below 1000 where needed (a `% K` with K up to 2**31 - 1 cubed would not fit)
+        a = a if _int_bound("**", _b(a), 0, k) <= SAFE else _fit(a, fn, ARRAY_INT_BOUND)
         return _fit(Expr(f"({a.text}) ** {k}", "int", _int_bound("**", _b(a), 0, k), a.np), fn)
     b = _int_expr(fn, depth - 1)
     if kind == "minmax":
@@ -621,7 +622,7 @@ def _fit_array(e: Expr, fn: _Fn) -> Expr:
     """An int array expression whose items may pass the array bound: reduced by `% K`."""
     if e.ty[0] == "i" and (e.bound is None or e.bound > ARRAY_INT_BOUND):
         k = fn.choose([7, 97, 1000])
-        return Expr(f"({e.text}) % {k}", e.ty, k - 1, shape=e.shape)
+        return Expr(f"(({e.text}) % {k})", e.ty, k - 1, shape=e.shape)
     return e
 
 
@@ -721,7 +722,7 @@ def _update(fn: _Fn, indent: int) -> None:
             whole = Expr(f"{v.name} {op} {e.text}", "int", _int_bound(op, v.bound, _b(e)), e.np)
         if _b(whole) > v.bound:
             k = max(m for m in MODULI if m <= v.bound + 1)
-            whole = Expr(f"({whole.text}) % {k}", "int", k - 1, whole.np)
+            whole = Expr(f"(({whole.text}) % {k})", "int", k - 1, whole.np)
         fn.emit(indent, f"{v.name} = {_plain(whole, fn).text}")
         return None
     if op == "=":
@@ -827,7 +828,7 @@ def _store(fn: _Fn, indent: int) -> None:
         assert a.bound is not None
         e = _fit(e, fn, a.bound)
         if _b(e) > a.bound:
-            e = Expr(f"({e.text}) % 7", "int", 6, e.np)
+            e = Expr(f"(({e.text}) % 7)", "int", 6, e.np)
     if a.ty.endswith("1"):
         if fn.flag(0.3):
             lo, hi = fn.draw(st.integers(-3, 3)), fn.draw(st.integers(-3, 4))

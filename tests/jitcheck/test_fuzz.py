@@ -36,9 +36,32 @@ PLANT = "tests.jitcheck.fuzz_plant"
 EXPECTED = (ValueError, ZeroDivisionError, IndexError, OverflowError, RuntimeError)
 
 
+class _IntOverflow(Exception):
+    pass
+
+
+def _in_int64(value: Any) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise _IntOverflow(value)
+    return value
+
+
+class _CheckInts(ast.NodeTransformer):
+    """Wraps every arithmetic expression in `_in_int64(...)`: an int beyond int64 anywhere,
+    not only in a result, is a generator bug (compiled code would wrap there)."""
+
+    def visit_BinOp(self, node: ast.BinOp) -> ast.AST:  # noqa: N802 - ast's visitor names
+        self.generic_visit(node)
+        return ast.Call(ast.Name("_in_int64", ast.Load()), [node], [])
+
+    visit_UnaryOp = visit_BinOp  # type: ignore[assignment]  # noqa: N815
+
+
 def _python(case: Case) -> list[Any]:
-    namespace: dict[str, Any] = {}
-    exec(compile(case.program.source, "<fuzz>", "exec"), namespace)
+    namespace: dict[str, Any] = {"_in_int64": _in_int64}
+    tree = ast.fix_missing_locations(_CheckInts().visit(ast.parse(case.program.source)))
+    exec(compile(tree, "<fuzz>", "exec"), namespace)
     results = []
     for args in case.inputs:
         with warnings.catch_warnings():
@@ -58,7 +81,7 @@ def _ints(value: Any) -> list[int]:
     return []
 
 
-@settings(max_examples=150, suppress_health_check=list(HealthCheck), database=None)
+@settings(max_examples=300, suppress_health_check=list(HealthCheck), database=None)
 @given(cases())
 def test_programs_are_valid_python_that_terminates_within_int64(case: Case) -> None:
     ast.parse(case.program.source)
