@@ -9,6 +9,7 @@ Layer: depends on `ir` only, so every rule module can use it.
 
 from __future__ import annotations
 
+import math
 from typing import cast
 
 from jitcore.ir import nodes as ir
@@ -221,9 +222,17 @@ def csqrt(b: LowBuilder, z: ir.Value) -> ir.Value:
 
 def cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
     re, im = b.real(z), b.imag(z)
-    m = b.intrinsic("exp", [re], T.F64)
-    out_re = b.binop("mul", m, b.intrinsic("cos", [im], T.F64))
-    out_im = b.binop("mul", m, b.intrinsic("sin", [im], T.F64))
+    # Above log(DBL_MAX / e)-ish, exp(re) alone overflows though exp(re) * cos(im) may not:
+    # CPython takes exp(re - 1) * cos(im) * e there, and so do we.
+    f64 = T.F64
+    large = b.cmp("gt", re, ir.Const(708.3964185322641, type=f64))  # CM_LOG_LARGE_DOUBLE
+    shifted = b.select(large, b.binop("sub", re, ir.Const(1.0, type=f64)), re)
+    m = b.intrinsic("exp", [shifted], f64)
+    e = ir.Const(math.e, type=f64)
+    out_re = b.binop("mul", m, b.intrinsic("cos", [im], f64))
+    out_im = b.binop("mul", m, b.intrinsic("sin", [im], f64))
+    out_re = b.select(large, b.binop("mul", out_re, e), out_re)
+    out_im = b.select(large, b.binop("mul", out_im, e), out_im)
     finite_in = b.and_(b.isfinite(re), b.isfinite(im))
     finite_out = b.and_(b.isfinite(out_re), b.isfinite(out_im))
     b.raise_if(b.and_(finite_in, b.not_(finite_out)), OverflowError, RANGE)

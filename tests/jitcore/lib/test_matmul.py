@@ -12,6 +12,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jitcheck import jitcheck
 from jitcore import jit
 from jitcore.runtime import externs
 from tests.jitcore.support import compiled
@@ -38,7 +39,8 @@ def _blocked(f: Any) -> Any:
     return compiled_f
 
 
-BLOCKED_MATMUL = _blocked(matmul)
+# `pytest --jit-diff` checks it too, on operands whose shapes fit (most others raise)
+BLOCKED_MATMUL = jitcheck(shapes="a:(n,k) b:(k,m)")(_blocked(matmul))
 
 
 @settings(max_examples=12)
