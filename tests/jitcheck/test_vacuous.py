@@ -14,9 +14,11 @@ from jitcore import Array, jit
 from jitcore.ir import types as T
 from tests.jitcheck.support import FAST_TIMING, function, run, write_module
 
+# three arrays of independent shapes (and of different dtypes, so that jitcheck's aliasing
+# inputs, which pass one array for two of a type, cannot make them agree): most raise
 MISMATCHED = """
 @jit
-def fused(a: Array[np.float64, 1], b: Array[np.float64, 1], c: Array[np.float64, 1]):
+def fused(a: Array[np.float64, 1], b: Array[np.int64, 1], c: Array[np.float32, 1]):
     return 0.5 * a + 0.5 * b * c
 """
 
