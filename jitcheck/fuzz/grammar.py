@@ -280,7 +280,8 @@ def _statistic(fn: _Fn) -> Expr:
         return _leaf(fn, "float")
     a = fn.choose(arrays)
     form = fn.choose(_STATISTICS)
-    if a.ty.endswith("2") and ("sum(" in form or "fsum" in form or "[" in form):
+    one_d_only = ("sum(", "fsum", "[", "trapezoid")  # of a 2-D array: not one number
+    if a.ty.endswith("2") and any(part in form for part in one_d_only):
         form = "np.median({a})"
     whole = _sliced(fn, a) if "[" not in form else a.name
     return Expr(f"float({form.format(a=whole, q=fn.choose([0, 25, 50]))})", "float")
