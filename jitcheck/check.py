@@ -19,13 +19,14 @@ from jitcheck.bench import BenchOptions
 from jitcheck.compare import DEFAULT_ULPS, Outcome, Tolerance, show, unchecked_exempt
 from jitcheck.decorator import CheckConfig
 from jitcheck.diff import DiffSpec, DiffStats, Mismatch, mismatch_message, run_differential
-from jitcheck.execute import LocalExecutor
+from jitcheck.execute import LocalExecutor, plain_python
 from jitcheck.isolate import IsolatedExecutor
 from jitcheck.judge import judge
 from jitcheck.modes import Mode, resolve_modes
 from jitcheck.results import FunctionResult
 from jitcheck.settings import RunSettings
-from jitcheck.strategies import InputPlan, Underivable, derive_plan, timing_input
+from jitcheck.sizing import sized_timing_input
+from jitcheck.strategies import InputPlan, Underivable, derive_plan
 from jitcheck.values import describe_call
 from jitcore import ExecutionMode
 
@@ -129,7 +130,7 @@ def _time(
     return the first call's outcome of Python and of each mode (keyed `python` and label),
     and the timing input."""
     try:
-        args = _timing_args(plan, config)
+        args = _timing_args(plan, config, target)
     except Underivable as exc:
         result.bench_error = f"no timing input: {exc}; give @jitcheck(bench_args=...)"
         return {}, ()
@@ -243,9 +244,10 @@ def _check_timing_results(spec: DiffSpec, outcomes: dict[str, Outcome], example:
         raise Mismatch(mismatch_message(spec, example, python, found))
 
 
-def _timing_args(plan: InputPlan, config: CheckConfig) -> tuple[Any, ...]:
+def _timing_args(plan: InputPlan, config: CheckConfig, target: Any) -> tuple[Any, ...]:
+    """`bench_args` when given, else the default timing input sized by Python's work."""
     if config.bench_args is None:
-        return timing_input(plan, config.strategies)
+        return sized_timing_input(plan, config.strategies, plain_python(target))
     args = config.bench_args()
     return tuple(args) if isinstance(args, tuple | list) else (args,)
 

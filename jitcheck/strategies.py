@@ -549,13 +549,16 @@ def _names(names: Any) -> str:
 # --- the timing input ----------------------------------------------------------------------
 
 
-def timing_input(plan: InputPlan, explicit: Mapping[str, Any]) -> tuple[Any, ...]:
+def timing_input(
+    plan: InputPlan, explicit: Mapping[str, Any], elements: int = BENCH_ELEMENTS
+) -> tuple[Any, ...]:
     """A deterministic, representative argument tuple for timing (the same on every run, so
-    speedups compare across runs): typed parameters get `representative` values, the ones
-    with explicit strategies the largest of a fixed-seed sample of their strategy."""
+    speedups compare across runs): typed parameters get `representative` values with arrays
+    of about `elements` elements, the ones with explicit strategies the largest of a
+    fixed-seed sample of their strategy."""
     types = plan.types[0] if plan.types else {}
     rng = np.random.default_rng(0)
-    sizes = _timing_sizes(plan.shapes) if plan.shapes else {}
+    sizes = _timing_sizes(plan.shapes, elements) if plan.shapes else {}
     values = {}
     for name in plan.params:
         if plan.shapes and name in plan.shapes.dims:
@@ -565,29 +568,29 @@ def timing_input(plan: InputPlan, explicit: Mapping[str, Any]) -> tuple[Any, ...
             data = _random_elements(t.dtype.dtype, shape, rng)
             values[name] = np.asfortranarray(data) if t.layout == "F" else data
         elif name in types and name not in explicit:
-            values[name] = representative(types[name], rng)
+            values[name] = representative(types[name], rng, elements)
         else:
             values[name] = _largest_draw(plan.alternatives[0][name])
     return plan.call_args(values)
 
 
-def _timing_sizes(shapes: ShapeSpec) -> dict[str, int]:
+def _timing_sizes(shapes: ShapeSpec, elements: int) -> dict[str, int]:
     """Named dimensions of the timing input: all the same size, so that the array with most
-    named dimensions has about `BENCH_ELEMENTS` elements (as `representative` sizes arrays)."""
+    named dimensions has about `elements` elements (as `representative` sizes arrays)."""
     most = max(sum(isinstance(d, str) for d in dims) for dims in shapes.dims.values())
-    side = max(1, round(BENCH_ELEMENTS ** (1 / max(most, 1))))
+    side = max(1, round(elements ** (1 / max(most, 1))))
     return {d: side for dims in shapes.dims.values() for d in dims if isinstance(d, str)}
 
 
-def representative(t: T.Type, rng: np.random.Generator) -> Any:
-    """A typical value of `t` for timing: arrays of about `BENCH_ELEMENTS` finite elements,
-    ints `BENCH_INT` (the largest the differential check tried), floats in [0.5, 2)."""
+def representative(t: T.Type, rng: np.random.Generator, elements: int = BENCH_ELEMENTS) -> Any:
+    """A typical value of `t` for timing: arrays of about `elements` finite elements, ints
+    `BENCH_INT` (the largest the differential check tried), floats in [0.5, 2)."""
     if isinstance(t, T.Tuple):
-        return tuple(representative(item, rng) for item in t.items)
+        return tuple(representative(item, rng, elements) for item in t.items)
     if isinstance(t, T.NoneType):
         return None
     if isinstance(t, T.Array):
-        side = max(1, round(BENCH_ELEMENTS ** (1 / t.ndim))) if t.ndim else 1
+        side = max(1, round(elements ** (1 / t.ndim))) if t.ndim else 1
         data = _random_elements(t.dtype.dtype, (side,) * t.ndim, rng)
         return np.asfortranarray(data) if t.layout == "F" else data
     if not isinstance(t, T.Scalar):
