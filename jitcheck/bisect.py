@@ -16,8 +16,12 @@ pass, the first that can answer wins:
    included) and the prefix is bisected: with no pass the result must agree, with every pass
    it disagrees, so some pass is the first after which it differs. If the result disagrees
    with no optimization pass at all, the difference comes from lowering, code generation or
-   LLVM, and the message says so. (jitcore runs LLVM's pipeline as one unit: LLVM's own
-   passes are not bisected.)
+   LLVM, and the message says so.
+3. **LLVM's own passes** (`jitcheck.llvmbisect`): when no jitcore pass is to blame, the
+   function is compiled in forked children with only the first N of LLVM's optional pass
+   runs (`-opt-bisect-limit`), bisecting N: the first LLVM pass run after which the result
+   differs, with the LLVM IR before and after it, or "already with no LLVM pass": then the
+   difference is in jitcore's lowering or code generation.
 
 Either way the pass's IR before and after (`inspect("optimize:<pass>")`) goes into the failure
 message: "disagreement introduced by pass `fusion` (IR diff below)".
@@ -25,6 +29,7 @@ message: "disagreement introduced by pass `fusion` (IR diff below)".
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,10 +61,14 @@ class Culprit:
     # Library operations the interpreter ran as their Python originals (their own compiled
     # code, an emitter or a library kernel, is not interpreted).
     operations: tuple[str, ...] = ()
+    # When no jitcore pass is to blame: what bisecting LLVM's own passes found.
+    llvm: Any = None
 
     def __str__(self) -> str:
-        return self._headline() + (
-            f"\nIR before and after `{self.name}`:\n{self.ir_diff}" if self.ir_diff else ""
+        return (
+            self._headline()
+            + (f"\nIR before and after `{self.name}`:\n{self.ir_diff}" if self.ir_diff else "")
+            + (f"\n{self.llvm}" if self.llvm is not None else "")
         )
 
     def _headline(self) -> str:
@@ -115,6 +124,23 @@ def find_guilty_pass(
             return None
     except Exception:  # noqa: BLE001 - bisection is a diagnosis: never hide the failure
         return None
+    culprit = _jitcore_pass(dispatcher, args, agrees)
+    if culprit is None or culprit.name is not None:
+        return culprit
+    from jitcheck.llvmbisect import bisect_llvm_passes
+
+    try:
+        llvm = bisect_llvm_passes(dispatcher, args, agrees)
+    except Exception:  # noqa: BLE001 - a diagnosis: never hide the failure itself
+        llvm = None
+    return dataclasses.replace(culprit, llvm=llvm) if llvm is not None else culprit
+
+
+def _jitcore_pass(
+    dispatcher: Any, args: tuple[Any, ...], agrees: Callable[[Outcome], bool]
+) -> Culprit | None:
+    """The jitcore pass to blame (the interpreter first, then compiling with passes off);
+    a Culprit without a name when none is."""
     interpreted = interpret_passes(dispatcher, args, agrees)
     if isinstance(interpreted, Culprit) and interpreted.name is not None:
         return interpreted

@@ -156,6 +156,7 @@ def _options_text(options: object) -> str:
         "nogil",
         "parallel",
         "prange_body",
+        "llvm_bisect_limit",
     )
     return ";".join(
         f"{f}={sorted(v) if isinstance(v := getattr(options, f), frozenset) else v}"

@@ -10,6 +10,9 @@ Out: a verified `llvmlite.binding.ModuleRef` optimized by LLVM's new pass manage
 from __future__ import annotations
 
 import functools
+import os
+import re
+import tempfile
 
 import llvmlite.binding as llvm
 from llvmlite import ir as ll
@@ -55,6 +58,36 @@ def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
         pb = llvm.create_pass_builder(tm, pto)
         pb.getModulePassManager().run(ref, pb)
     return ref
+
+
+def optimize_module_bisected(
+    module: ll.Module, opt: int, limit: int
+) -> tuple[llvm.ModuleRef, list[str]]:
+    """`optimize_module` with only the first `limit` optional pass runs of LLVM's pipeline
+    (`-opt-bisect-limit`), and the pass runs that did run, in order, as LLVM names them
+    (`instcombine on f`).
+
+    LLVM's bisection state is global to the process and one-way: once the limit is set, every
+    later optimization in the process is limited and numbered on from the same counter (a
+    limit cannot be unset). So this is only for a process that compiles nothing else that
+    matters afterwards: jitcheck calls it in a forked child that exits after one compile.
+    LLVM writes each decision to file descriptor 2, which is captured here."""
+    initialize_llvm()
+    llvm.set_option("jitcore", f"-opt-bisect-limit={limit}")
+    with tempfile.TemporaryFile() as log:
+        saved = os.dup(2)
+        os.dup2(log.fileno(), 2)
+        try:
+            ref = optimize_module(module, opt)
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        log.seek(0)
+        text = log.read().decode(errors="replace")
+    return ref, _BISECT_RUNNING.findall(text)
+
+
+_BISECT_RUNNING = re.compile(r"^BISECT: running pass \(\d+\) (.*)$", re.MULTILINE)
 
 
 def assembly(llvm_ir: str, opt: int) -> str:

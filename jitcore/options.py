@@ -59,6 +59,10 @@ class JitOptions:
     # Internal: set on the function a prange loop's body is outlined into; the operators that
     # combine its per-chunk results (`jitcore.parallel`). None for every other function.
     prange_body: tuple[str, ...] | None = None
+    # Internal, for jitcheck's guilty-pass search: run only the first N of LLVM's optional
+    # pass runs over this function's module (LLVM's `-opt-bisect-limit`; `llvm_opt`
+    # says why it is only safe in a throwaway process). None: every pass.
+    llvm_bisect_limit: int | None = None
 
     def __post_init__(self) -> None:
         if self.opt not in (0, 1, 2, 3):

@@ -173,7 +173,14 @@ def run_pipeline(
     if keep_text:
         record.texts["codegen"] = str(generated.module)
     with record.stage("llvm-opt"):
-        ref = llvm_opt.optimize_module(generated.module, options.opt)
+        if options.llvm_bisect_limit is None:
+            ref = llvm_opt.optimize_module(generated.module, options.opt)
+        else:
+            ref, ran = llvm_opt.optimize_module_bisected(
+                generated.module, options.opt, options.llvm_bisect_limit
+            )
+            record.texts["llvm-passes"] = "\n".join(ran)  # for jitcheck's bisection
+            record.texts["llvm-opt"] = str(ref)
     if keep_text:
         record.texts["llvm-opt"] = str(ref)
     record.llvm_module = ref

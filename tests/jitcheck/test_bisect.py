@@ -72,6 +72,32 @@ def test_no_pass_is_blamed_when_every_stage_computes_the_python_result(
     assert "lowering, code generation or LLVM" in str(culprit)
     # the interpreter ran math.sqrt as Python: the message says its compiled code may be it
     assert culprit.operations == ("math.sqrt",) and "(`math.sqrt`: the" in str(culprit)
+    # and LLVM's passes are not to blame: the emitted code disagrees before any of them
+    assert culprit.llvm is not None and culprit.llvm.index == 0
+    assert "already disagrees (LLVM's -opt-bisect-limit=0)" in str(culprit)
+
+
+def test_an_llvm_pass_is_named_when_only_llvm_changes_the_result() -> None:
+    # With fast-math flags LLVM may rewrite (x + y) - y as x; Python rounds x + y first.
+    # The typed IR computes Python's result at every stage, so LLVM's passes are bisected.
+    @jit(mode="compiled", fastmath=True)
+    def cancel(x: float, y: float) -> float:
+        return (x + y) - y
+
+    args = (1.0, 1e16)
+    assert cancel(*args) != cancel.py_func(*args)
+    culprit = find_guilty_pass(cancel, args, _agrees_with_exactly(cancel.py_func, args))
+    assert culprit is not None and culprit.name is None and culprit.llvm is not None
+    llvm = culprit.llvm
+    assert 0 < llvm.index <= llvm.runs and llvm.name.endswith(".cancel")
+    text = str(culprit)
+    assert f"LLVM's optimizer introduces it: pass run {llvm.index} of {llvm.runs}" in text
+    assert "-  %t4 = fsub fast double %t3, %y" in text.replace("\n    ", "\n")
+
+
+def _agrees_with_exactly(func: Any, args: tuple[Any, ...]) -> Any:
+    expected = func(*args)
+    return lambda outcome: not outcome.raised and outcome.value == expected
 
 
 def test_an_example_that_does_not_reproduce_blames_nothing() -> None:
