@@ -7,7 +7,10 @@ Two comparisons per function and mode:
   compares fairly across machines;
 * the **compiled time against its own baseline**, so a compiled-only slowdown shows even
   when the Python reference's timing is noisy (it is, much more than compiled code's);
-  only on the same machine (CPU, LLVM), where absolute times mean something.
+  only on the same machine (CPU, LLVM), where absolute times mean something, and only when
+  the machine was as busy: when the Python reference itself (the same code in both runs) is
+  slower beyond the threshold with confidence, the run was loaded differently and only the
+  speedup, whose paired ratios cancel load, decides.
 
 A change counts as a regression when, by the chosen statistic (`min` by default, or
 `median:10%` as pytest-benchmark writes it), it is beyond the threshold *and* it is beyond
@@ -90,6 +93,8 @@ class Comparison:
     unchanged: list[Change] = field(default_factory=list)  # within threshold or not significant
     missing: list[str] = field(default_factory=list)  # "function [mode]": in the baseline only
     warnings: list[str] = field(default_factory=list)  # machine or configuration differences
+    # function -> how much slower its Python reference ran: compiled times not compared
+    loaded: dict[str, float] = field(default_factory=dict)
     allow_missing: bool = False
     stat: str = SPEEDUP_STAT  # the timing statistic compared (`median:10%` names median)
 
@@ -118,6 +123,7 @@ class Comparison:
             "missing": self.missing,
             "allow_missing": self.allow_missing,
             "warnings": self.warnings,
+            "loaded": self.loaded,
             "failed": self.failed,
         }
 
@@ -155,10 +161,27 @@ def compare_function(
         change = _speedup_change(name, mode, old_fn, new_fn, result)
         if change is not None:
             _sort(result, change)
-        if same_machine:
+        if same_machine and not _machine_slowed(name, old_fn, new_fn, result):
             change = _time_change(name, mode, old_fn, new_fn, result)
             if change is not None:
                 _sort(result, change)
+
+
+def _machine_slowed(name: str, old_fn: dict, new_fn: dict, result: Comparison) -> bool:
+    """Whether the Python reference, the same code in both runs, is itself slower beyond the
+    threshold with confidence: then the machine was loaded differently (a CPU hog beside a
+    threaded BLAS call slows it 10x), absolute compiled times do not compare, and only the
+    speedup (its paired ratios cancel the load) decides. Noted once per function."""
+    old_p, new_p = _samples(old_fn, "python"), _samples(new_fn, "python")
+    if old_p is None or new_p is None:
+        return False
+    p_value = slower_p_value(old_p * (1.0 + result.max_regression), new_p)
+    if p_value is None or p_value >= ALPHA:
+        return False
+    change = float(np.min(new_p) / np.min(old_p)) - 1.0
+    if name not in result.loaded:
+        result.loaded[name] = change
+    return True
 
 
 def _sort(result: Comparison, change: Change) -> None:
@@ -326,6 +349,11 @@ def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
         lines.append(f"  REGRESSION {change}")
     for change in comparison.improvements:
         lines.append(f"  improved   {change}")
+    for name, change in comparison.loaded.items():
+        lines.append(
+            f"  loaded     {name}: its Python reference ran {change:+.0%} (the machine was "
+            "busier): compiled time not compared, the speedup decides"
+        )
     label = "missing (allowed)" if comparison.allow_missing else "MISSING"
     for missing in comparison.missing:
         lines.append(f"  {label} {missing}: timed in the baseline, not in this run")

@@ -270,3 +270,22 @@ def test_paired_rounds_and_retiming_reach_the_report(pytester: pytest.Pytester) 
     assert again["functions"]["test_k.loop_sum"]["retimed"] == 2
     assert again["baseline"]["statistic"] == "min"
     result.stdout.fnmatch_lines(["*REGRESSION test_k.loop_sum [[]O3[]]: speedup*noise*"])
+
+
+def test_a_busier_machine_is_not_a_compiled_time_regression() -> None:
+    """A CPU hog beside a threaded BLAS call slowed Python and compiled code 2-10x in one run:
+    the Python reference (the same code both times) shows the machine changed, so absolute
+    compiled times are not compared; the paired speedup, which cancels the load, decides."""
+    rng = np.random.default_rng(6)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.05, 30), 1e-6 * rng.lognormal(0.0, 0.05, 30)
+    load = rng.uniform(2.0, 10.0, 30)
+    old = _paired(python, compiled)
+    busy = _paired(python * load, compiled * load * rng.lognormal(0.0, 0.05, 30))
+    comparison = compare_reports(old, busy, 0.10)
+    assert not comparison.failed, [str(c) for c in comparison.regressions]
+    assert list(comparison.loaded) == ["m.f"] and comparison.loaded["m.f"] > 1.0
+    assert any("loaded     m.f: its Python reference ran" in line
+               for line in comparison_lines(comparison, "base.json"))  # fmt: skip
+    # a real slowdown on the busy machine is still caught, by the speedup
+    slow = _paired(python * load, compiled * load * 1.3)
+    assert [c.kind for c in compare_reports(old, slow, 0.10).regressions] == ["speedup"]
