@@ -349,9 +349,9 @@ def comparison_lines(comparison: Comparison, baseline: str) -> list[str]:
         lines.append(f"  REGRESSION {change}")
     for change in comparison.improvements:
         lines.append(f"  improved   {change}")
-    for name, change in comparison.loaded.items():
+    for name, slower in comparison.loaded.items():
         lines.append(
-            f"  loaded     {name}: its Python reference ran {change:+.0%} (the machine was "
+            f"  loaded     {name}: its Python reference ran {slower:+.0%} (the machine was "
             "busier): compiled time not compared, the speedup decides"
         )
     label = "missing (allowed)" if comparison.allow_missing else "MISSING"
