@@ -37,9 +37,9 @@ from jitcore.lib.nprandom import (
     _result,
     _size_ndim,
     _size_tuple,
-    _sizes_t,
     _value,
 )
+from jitcore.lib.nprandomgen import RANDOM_FLOAT64
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -87,46 +87,52 @@ PRIMITIVES = {function: _primitive(function) for function in npdists.FUNCTIONS}
 globals().update(PRIMITIVES)  # module attributes, so that IR text names them (`@...random_f`)
 
 
-# --- the fill kernels, one per number of parameters ---------------------------------------------
+# --- the fill kernels: one per C function ------------------------------------------------------
 
 
-@library_kernel
-def fill0(g, draw, kind, size):  # noqa: ANN001, ANN201
-    out = np.empty(size, kind)
-    flat = out.reshape(out.size)
-    for i in range(flat.shape[0]):
-        flat[i] = draw(g)
-    return out
+def _fill_kernel(function: str) -> Callable[..., object]:
+    """`fill_<function>(g, size, *params)`: a new array of shape `size` filled in order with
+    draws of `function` (NumPy's `cont`/`disc` loop). A module attribute under that name, so
+    that a cached caller finds it again (`cached.find_dispatcher`: module and qualname)."""
+    draw = PRIMITIVES[function]
+    kind = _DTYPES[_KINDS[npdists.FUNCTIONS[function][1]]]
+    arity = len(npdists.FUNCTIONS[function][0])
+
+    def fill0(g, size):  # noqa: ANN001, ANN202
+        out = np.empty(size, kind)
+        flat = out.reshape(out.size)
+        for i in range(flat.shape[0]):
+            flat[i] = draw(g)
+        return out
+
+    def fill1(g, size, a):  # noqa: ANN001, ANN202
+        out = np.empty(size, kind)
+        flat = out.reshape(out.size)
+        for i in range(flat.shape[0]):
+            flat[i] = draw(g, a)
+        return out
+
+    def fill2(g, size, a, b):  # noqa: ANN001, ANN202
+        out = np.empty(size, kind)
+        flat = out.reshape(out.size)
+        for i in range(flat.shape[0]):
+            flat[i] = draw(g, a, b)
+        return out
+
+    def fill3(g, size, a, b, c):  # noqa: ANN001, ANN202
+        out = np.empty(size, kind)
+        flat = out.reshape(out.size)
+        for i in range(flat.shape[0]):
+            flat[i] = draw(g, a, b, c)
+        return out
+
+    fill = (fill0, fill1, fill2, fill3)[arity]
+    fill.__qualname__ = f"fill_{function}"  # (`__name__` stays: `parse` finds the def by it)
+    return library_kernel(fill)
 
 
-@library_kernel
-def fill1(g, draw, kind, size, a):  # noqa: ANN001, ANN201
-    out = np.empty(size, kind)
-    flat = out.reshape(out.size)
-    for i in range(flat.shape[0]):
-        flat[i] = draw(g, a)
-    return out
-
-
-@library_kernel
-def fill2(g, draw, kind, size, a, b):  # noqa: ANN001, ANN201
-    out = np.empty(size, kind)
-    flat = out.reshape(out.size)
-    for i in range(flat.shape[0]):
-        flat[i] = draw(g, a, b)
-    return out
-
-
-@library_kernel
-def fill3(g, draw, kind, size, a, b, c):  # noqa: ANN001, ANN201
-    out = np.empty(size, kind)
-    flat = out.reshape(out.size)
-    for i in range(flat.shape[0]):
-        flat[i] = draw(g, a, b, c)
-    return out
-
-
-FILLS = (fill0, fill1, fill2, fill3)
+FILLS = {function: _fill_kernel(function) for function in npdists.FUNCTIONS}
+globals().update({fill.__qualname__: fill for fill in FILLS.values()})
 
 
 # --- parameter checks (`_common.pyx`'s `check_constraint`) --------------------------------------
@@ -212,7 +218,7 @@ def _negative_binomial(b: LowBuilder, v: list[ir.Value]) -> None:
     """Its Poisson mixture's largest `lam` must stay below `random_poisson`'s limit."""
     n, p = v
     one = ir.Const(1.0, type=T.F64)
-    ratio = b.binop("truediv", b.binop("sub", one, p), p)
+    ratio = b.binop("div", b.binop("sub", one, p), p)
     root = b.intrinsic("sqrt", [n], T.F64)
     spread = b.binop("add", n, b.binop("mul", ir.Const(10.0, type=T.F64), root))
     too_large = b.cmp("gt", b.binop("mul", ratio, spread), ir.Const(POISSON_LAM_MAX, type=T.F64))
@@ -231,7 +237,9 @@ METHODS = (
         "random_gamma",
         (Param("shape", REQUIRED, non_negative), Param("scale", 1.0, non_negative)),
     ),
-    Method("beta", "random_beta", (Param("a", REQUIRED, positive), Param("b", REQUIRED, positive))),
+    Method(
+        "beta", "random_beta", (Param("a", REQUIRED, positive), Param("b", REQUIRED, positive))
+    ),
     Method("chisquare", "random_chisquare", (Param("df", REQUIRED, positive),)),
     Method(
         "f", "random_f", (Param("dfnum", REQUIRED, positive), Param("dfden", REQUIRED, positive))
@@ -268,15 +276,23 @@ METHODS = (
         (Param("mean", 0.0), Param("sigma", 1.0, non_negative)),
     ),
     Method("rayleigh", "random_rayleigh", (Param("scale", 1.0, non_negative),)),
-    Method("wald", "random_wald", (Param("mean", REQUIRED, positive), Param("scale", REQUIRED, positive))),
+    Method(
+        "wald",
+        "random_wald",
+        (Param("mean", REQUIRED, positive), Param("scale", REQUIRED, positive)),
+    ),
     Method(
         "triangular",
         "random_triangular",
         (Param("left", REQUIRED), Param("mode", REQUIRED), Param("right", REQUIRED)),
         extra=_triangular,
     ),
-    Method("geometric", "random_geometric", (Param("p", REQUIRED, gt_0_le_1),), notes="int64 results"),
-    Method("logseries", "random_logseries", (Param("p", REQUIRED, ge_0_lt_1),), notes="int64 results"),
+    Method(
+        "geometric", "random_geometric", (Param("p", REQUIRED, gt_0_le_1),), notes="int64 results"
+    ),
+    Method(
+        "logseries", "random_logseries", (Param("p", REQUIRED, ge_0_lt_1),), notes="int64 results"
+    ),
     Method("zipf", "random_zipf", (Param("a", REQUIRED, gt_1),), notes="int64 results"),
     Method(
         "negative_binomial",
@@ -297,14 +313,9 @@ def draw(
     cast = [b.cast(x, _KINDS[k]) for x, k in zip(params, kinds)]
     if size is None:
         return b.native_call(HELPER_PREFIX + function, [g, *cast], ret)
-    prim = PRIMITIVES[function]
-    dtype = _DTYPES[ret]
     size_t = _size_tuple(b, size)
-    assert isinstance(size_t.type, T.Tuple)
-    types: list[T.Type] = [T.GENERATOR, T.Opaque(prim), T.Opaque(dtype), size_t.type]
-    k = call_kernel(FILLS[len(kinds)], [*types, *(_KINDS[c] for c in kinds)])
-    consts = [ir.Const(prim, type=T.Opaque(prim)), ir.Const(dtype, type=T.Opaque(dtype))]
-    return _call(b, k, [g, *consts, size_t, *cast])
+    k = call_kernel(FILLS[function], [T.GENERATOR, size_t.type, *(_KINDS[c] for c in kinds)])
+    return _call(b, k, [g, size_t, *cast])
 
 
 def fill_type(function: str, ndim: int | None) -> T.Type:
@@ -364,7 +375,10 @@ def _float_dtype(op: Operand | None, what: str) -> T.Scalar:
     return t
 
 
-def _standard_rule(name: str, function: str) -> Rule:
+def _standard_rule(name: str, function: str, float64: Rule | None = None) -> Rule:
+    """`name(size=None, dtype=np.float64, out=None)` (and standard_exponential's `method`)
+    drawing with NumPy's `function` or its float32 twin `<function>_f`; `float64`, if given,
+    is the rule of float64 draws (`random`'s: the bit generator's `next_double` directly)."""
     what = f"Generator.{name}"
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -372,6 +386,10 @@ def _standard_rule(name: str, function: str) -> Rule:
             raise TypingError(f"{what} needs a np.random.Generator")
         names = ["self", "size", "dtype"] + (["method"] if name == "standard_exponential" else [])
         where = _bind(args, kwargs, [*names, "out"], what)
+        dtype = _float_dtype(_operand(args, kwargs, where, "dtype"), what)
+        if float64 is not None and dtype == T.F64 and set(where) <= {"self", "size", "dtype"}:
+            keep = [i for i, n in enumerate(names[: len(args)]) if n != "dtype"]
+            return _without_dtype(float64, args, kwargs, keep)
         if not _is_none(_operand(args, kwargs, where, "out")):
             raise UnsupportedError(f"{what}: out= is not compiled", hint="use the result")
         method = _operand(args, kwargs, where, "method")
@@ -380,7 +398,6 @@ def _standard_rule(name: str, function: str) -> Rule:
                 f"{what}: only method='zig' (the default) is compiled",
                 hint="draw with method='inv' in Python",
             )
-        dtype = _float_dtype(_operand(args, kwargs, where, "dtype"), what)
         c_function = function + ("_f" if dtype == T.F32 else "")
         ndim = _size_ndim(_operand(args, kwargs, where, "size"))
         # NumPy returns a Python float for size=None, whatever the dtype
@@ -396,6 +413,25 @@ def _standard_rule(name: str, function: str) -> Rule:
     return rule
 
 
+def _without_dtype(
+    rule: Rule, args: list[Operand], kwargs: dict[str, Operand], keep: list[int]
+) -> Resolved:
+    """`rule` applied to the call without its `dtype` argument (float64, the default): the
+    result takes the operands of the full call, the dropped one ignored."""
+    inner = rule([args[i] for i in keep], {k: v for k, v in kwargs.items() if k != "dtype"})
+    assert inner.lower is not None
+    lower_inner = inner.lower
+    kept = [k for k in kwargs if k != "dtype"]
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        return lower_inner(b, [v[i] for i in keep], {k: kw[k] for k in kept})
+
+    return _result(args, kwargs, inner.ret, lower)
+
+
+register_method(
+    T.Generator, "random", params="size?: shape | None, dtype?: dtype", notes="float64 or float32"
+)(_standard_rule("random", "random_standard_uniform", RANDOM_FLOAT64))
 register_method(
     T.Generator,
     "standard_normal",
@@ -440,7 +476,9 @@ def _hypergeometric(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved
         too_many = b.or_(b.cmp("ge", good, limit), b.cmp("ge", bad, limit))
         message = f"both ngood and nbad must be less than {HYPERGEOM_MAX}"
         b.raise_if(too_many, ValueError, message)
-        b.raise_if(b.cmp("lt", b.binop("add", good, bad), sample), ValueError, "ngood + nbad < nsample")
+        b.raise_if(
+            b.cmp("lt", b.binop("add", good, bad), sample), ValueError, "ngood + nbad < nsample"
+        )
         zero = ir.Const(0, type=T.I64)
         for name, x in zip(names, (good, bad, sample)):
             b.raise_if(b.cmp("lt", x, zero), ValueError, f"{name} < 0")

@@ -13,7 +13,8 @@ these names an object refers to, resolving each in the linking process:
   `PyExc_<Name>` globals of the built-in ones;
 - `jitcore.numpy.<function>`: one of NumPy's C distribution functions (`runtime.npdists`).
 
-Layer: imports only `jitcore.errors` and `runtime.npdists`; NumPy and SciPy are imported when asked.
+Layer: imports only `jitcore.errors` and `runtime.npdists`; NumPy and SciPy are imported
+when asked.
 """
 
 from __future__ import annotations

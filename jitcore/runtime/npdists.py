@@ -26,6 +26,7 @@ from jitcore.errors import UnsupportedError
 
 PREFIX = "jitcore.numpy."
 FUNCTIONS: dict[str, tuple[str, str]] = {  # name -> (parameter kinds, result kind)
+    "random_standard_uniform": ("", "d"),
     "random_standard_uniform_f": ("", "f"),
     "random_standard_normal": ("", "d"),
     "random_standard_normal_f": ("", "f"),
