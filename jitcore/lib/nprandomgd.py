@@ -37,6 +37,7 @@ from jitcore.lib.nprandom import (
     _result,
     _size_ndim,
     _size_tuple,
+    _sizes_t,
     _value,
 )
 from jitcore.lib.nprandomgen import RANDOM_FLOAT64
@@ -304,18 +305,29 @@ METHODS = (
 )
 
 
+def fill_kernel(function: str, ndim: int | None) -> Resolved | None:
+    """The typed fill kernel of `function` for sizes of `ndim` dimensions (None: a scalar)."""
+    if ndim is None:
+        return None
+    kinds = npdists.FUNCTIONS[function][0]
+    return call_kernel(FILLS[function], [T.GENERATOR, _sizes_t(ndim), *(_KINDS[c] for c in kinds)])
+
+
 def draw(
-    b: LowBuilder, g: ir.Value, function: str, params: list[ir.Value], size: ir.Value | None
+    b: LowBuilder,
+    g: ir.Value,
+    function: str,
+    params: list[ir.Value],
+    size: ir.Value | None,
+    fill: Resolved | None,
 ) -> ir.Value:
-    """One draw of NumPy's `function` (`size` None) or an array of shape `size` of draws."""
+    """One draw of NumPy's `function` (`size` None) or, by the `fill` kernel, an array of
+    shape `size` of draws."""
     kinds, result = npdists.FUNCTIONS[function]
-    ret = _KINDS[result]
     cast = [b.cast(x, _KINDS[k]) for x, k in zip(params, kinds)]
-    if size is None:
-        return b.native_call(HELPER_PREFIX + function, [g, *cast], ret)
-    size_t = _size_tuple(b, size)
-    k = call_kernel(FILLS[function], [T.GENERATOR, size_t.type, *(_KINDS[c] for c in kinds)])
-    return _call(b, k, [g, size_t, *cast])
+    if size is None or fill is None:
+        return b.native_call(HELPER_PREFIX + function, [g, *cast], _KINDS[result])
+    return _call(b, fill, [g, _size_tuple(b, size), *cast])
 
 
 def fill_type(function: str, ndim: int | None) -> T.Type:
@@ -336,6 +348,7 @@ def _method_rule(method: Method) -> Rule:
                 raise TypingError(f"{what} needs {p.name}")
             _real(_operand(args, kwargs, where, p.name), what, p.name)
         ndim = _size_ndim(_operand(args, kwargs, where, "size"))
+        fill = fill_kernel(method.function, ndim)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
             values = []
@@ -347,7 +360,7 @@ def _method_rule(method: Method) -> Rule:
             if method.extra is not None:
                 method.extra(b, values)
             size = _value(v, kw, where, "size") if ndim is not None else None
-            return draw(b, v[0], method.function, values, size)
+            return draw(b, v[0], method.function, values, size, fill)
 
         return _result(args, kwargs, fill_type(method.function, ndim), lower)
 
@@ -402,10 +415,11 @@ def _standard_rule(name: str, function: str, float64: Rule | None = None) -> Rul
         ndim = _size_ndim(_operand(args, kwargs, where, "size"))
         # NumPy returns a Python float for size=None, whatever the dtype
         ret = T.F64 if ndim is None else fill_type(c_function, ndim)
+        fill = fill_kernel(c_function, ndim)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
             size = _value(v, kw, where, "size") if ndim is not None else None
-            out = draw(b, v[0], c_function, [], size)
+            out = draw(b, v[0], c_function, [], size, fill)
             return b.cast(out, T.F64) if ndim is None else out
 
         return _result(args, kwargs, ret, lower)
@@ -469,6 +483,7 @@ def _hypergeometric(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved
             raise TypingError(f"{what} needs {name}")
         _int_bound(op, name, what)
     ndim = _size_ndim(_operand(args, kwargs, where, "size"))
+    fill = fill_kernel("random_hypergeometric", ndim)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
         good, bad, sample = (b.cast(_value(v, kw, where, n), T.I64) for n in names)  # type: ignore[arg-type]
@@ -483,6 +498,6 @@ def _hypergeometric(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved
         for name, x in zip(names, (good, bad, sample)):
             b.raise_if(b.cmp("lt", x, zero), ValueError, f"{name} < 0")
         size = _value(v, kw, where, "size") if ndim is not None else None
-        return draw(b, v[0], "random_hypergeometric", [good, bad, sample], size)
+        return draw(b, v[0], "random_hypergeometric", [good, bad, sample], size, fill)
 
     return _result(args, kwargs, fill_type("random_hypergeometric", ndim), lower)

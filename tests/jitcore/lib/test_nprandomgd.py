@@ -268,3 +268,21 @@ def test_cached_code_links_numpys_functions_in_another_process(tmp_path: Path) -
     assert not runs[0]["hit"] and runs[1]["hit"]
     assert runs[0]["result"] == runs[1]["result"] == expected.tolist()
     assert runs[0]["state"] == runs[1]["state"] == g.bit_generator.state["state"]["state"]
+
+
+def distributions(g, n):
+    return g.normal(1.0, 2.0, n), g.gamma(2.0), g.hypergeometric(3, 4, 2, n)
+
+
+def test_ir_with_distribution_calls_round_trips():
+    """Every stage's IR text (the primitives and fill kernels by name) parses back."""
+    from jitcore.ir.parser import parse_ir
+    from jitcore.ir.printer import print_ir
+    from jitcore.session import open_session
+
+    f = jit(mode="compiled")(distributions)
+    f(np.random.default_rng(1), 3)
+    for stage in ("ssa", "typeinfer", "optimize", "lower"):
+        text = f.inspect(stage=stage)
+        with open_session():
+            assert print_ir(parse_ir(text)) == text, stage
