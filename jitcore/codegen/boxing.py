@@ -286,8 +286,8 @@ def _unbox(
             item = b.call(api.PyTuple_GetItem, [obj, I64(i)])
             agg = b.insert_value(agg, _unbox(b, api, item, item_t, fail, wrap), i)
         return agg
-    if isinstance(t, T.NoneType | T.Opaque):  # a compile-time object (a library kernel's
-        return ll.Constant(I8, 0)  # parameter: a function, a dtype) is its type, no value
+    if isinstance(t, T.NoneType):
+        return ll.Constant(I8, 0)
     if isinstance(t, T.Array):
         return _unbox_array(b, obj, t)
     if isinstance(t, T.List):
