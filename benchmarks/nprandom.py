@@ -78,6 +78,15 @@ def generator_integers(g, n):
     return g.integers(0, 1000, n)
 
 
+def generator_standard_normal(g, n):
+    """NumPy's ziggurat: jitcore calls NumPy's own C function per draw."""
+    return g.standard_normal(n)
+
+
+def generator_normal(g, n):
+    return g.normal(2.0, 3.0, n)
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
@@ -97,6 +106,12 @@ CASES = (
     Case("permutation 1e6", permutation, lambda: (N,)),
     Case("Generator.random 1e6", generator_random, lambda: (np.random.default_rng(SEED), N)),
     Case("Generator.integers 1e6", generator_integers, lambda: (np.random.default_rng(SEED), N)),
+    Case(
+        "Generator.standard_normal 1e6",
+        generator_standard_normal,
+        lambda: (np.random.default_rng(SEED), N),
+    ),
+    Case("Generator.normal 1e6", generator_normal, lambda: (np.random.default_rng(SEED), N)),
 )
 BY_NAME = {c.name: c for c in CASES}
 

@@ -1,5 +1,6 @@
 """The np.random kernels (fills of random, randn, randint and normal, a scalar-call loop,
-choice, shuffle, permutation) timed as jitcore, Numba and NumPy in one run, one
+choice, shuffle, permutation; a passed-in Generator's random, integers, standard_normal and
+normal) timed as jitcore, Numba and NumPy in one run, one
 pytest-benchmark group per kernel; each implementation's numbers are first checked equal to
 NumPy's (the same seeded stream)."""
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import extcalls, rtdicts
+from jitcore.codegen import extcalls, npdistcalls, rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
 from jitcore.codegen.kernel import KernelGen
@@ -57,6 +57,8 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
             rtdicts.define_helper(module, instr.symbol)
         elif isinstance(instr, ir.NativeCall) and extcalls.is_helper(instr.symbol):
             extcalls.define_helper(module, instr.symbol)  # SciPy's BLAS and LAPACK
+        elif isinstance(instr, ir.NativeCall) and npdistcalls.is_helper(instr.symbol):
+            npdistcalls.define_helper(module, instr.symbol)  # NumPy's distributions
     outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
@@ -71,7 +73,7 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     callees = sorted(
         c
         for c in gen.callees
-        if not (rtdicts.is_helper(c) or extcalls.is_helper(c))
+        if not (rtdicts.is_helper(c) or extcalls.is_helper(c) or npdistcalls.is_helper(c))
         and c not in nrt.EXPORTS
         and c not in outlined
     )

@@ -29,6 +29,7 @@ from jitcore.lib import (
     matmul,
     nplinalg,
     nprandom,
+    nprandomgd,
     nprandomgen,
     npsort,
     npstats,
@@ -61,6 +62,7 @@ RULE_MODULES = (
     lapack,
     nprandom,
     nprandomgen,
+    nprandomgd,
     shapes,
     joining,
     creation,
@@ -136,7 +138,9 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
         "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`. "
         "The `Generator.*` methods are those of a `np.random.Generator` passed in as an "
-        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`).",
+        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`); its "
+        "distributions (`normal`, `gamma`, ...) call NumPy's own C functions "
+        "(`jitcore/lib/nprandomgd.py`), so they are NumPy's numbers bit for bit.",
     ),
     (
         "NumPy: shapes and views",

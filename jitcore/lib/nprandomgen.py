@@ -6,6 +6,7 @@ A Generator argument is the address of its bit generator's C interface (`bitgen_
 `next_double` through the runtime (`jitcore.runtime.rngstate`), so after the call the Python
 object's state has advanced exactly as the same method calls in NumPy would advance it.
 Generators cannot be made inside compiled code (`np.random.default_rng` is not compiled).
+The other distributions (`normal`, `gamma`, ...) call NumPy's own C functions: `nprandomgd`.
 """
 
 from __future__ import annotations
@@ -104,9 +105,7 @@ def _float_method(what: str, kernel: str, params: list[tuple[str, float]]) -> Ru
     return rule
 
 
-register_method(T.Generator, "random", params="size?: shape | None", notes="float64")(
-    _float_method("Generator.random", "random", [])
-)
+RANDOM_FLOAT64 = _float_method("Generator.random", "random", [])  # nprandomgd: `random`
 register_method(T.Generator, "uniform", params="low?: real, high?: real, size?: shape | None")(
     _float_method("Generator.uniform", "uniform", [("low", 0.0), ("high", 1.0)])
 )

@@ -23,7 +23,14 @@ from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, containers, indexing, lists, optional, scalar, shapes, ufuncs
-from jitcore.lib.registry import Lowerer, Operand, Resolved, describe, register_operator
+from jitcore.lib.registry import (
+    Lowerer,
+    Operand,
+    Resolved,
+    describe,
+    method_names,
+    register_operator,
+)
 
 ARITH = {"add", "sub", "mul", "div", "floordiv", "mod", "pow"}
 BITWISE = {"and", "or", "xor", "shl", "shr"}
@@ -720,8 +727,7 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         raise UnsupportedError(
             f"np.random.Generator.{attr} is not supported in compiled code",
             loc=loc,
-            hint="compiled: random, uniform, integers, choice, shuffle, permutation, poisson, "
-            "binomial (normal draws need NumPy's ziggurat tables: draw them in Python)",
+            hint=f"compiled: {', '.join(method_names(T.Generator))}; draw the others in Python",
         )
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
 

@@ -240,6 +240,11 @@ def lookup_method(recv: T.Type, name: str) -> Rule | None:
     return None
 
 
+def method_names(type_class: type) -> list[str]:
+    """The names of the methods registered for receivers of `type_class`, sorted."""
+    return sorted(name for cls, name in _METHODS if cls is type_class)
+
+
 def has_method(recv: T.Type, name: str) -> bool:
     return lookup_method(recv, name) is not None
 

@@ -10,9 +10,11 @@ these names an object refers to, resolving each in the linking process:
   `pip install jitcore[linalg]`);
 - `jitcore.exc.<module>.<qualname>`: a cell holding the class object of a non-built-in
   exception that compiled code raises (`numpy.linalg.LinAlgError`), the counterpart of the
-  `PyExc_<Name>` globals of the built-in ones.
+  `PyExc_<Name>` globals of the built-in ones;
+- `jitcore.numpy.<function>`: one of NumPy's C distribution functions (`runtime.npdists`).
 
-Layer: imports only `jitcore.errors`; NumPy and SciPy are imported when asked.
+Layer: imports only `jitcore.errors` and `runtime.npdists`; NumPy and SciPy are imported
+when asked.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ import functools
 import re
 
 from jitcore.errors import UnsupportedError
+from jitcore.runtime import npdists
 
 SCIPY_PREFIX = "jitcore.scipy."
 EXC_PREFIX = "jitcore.exc."
 EXTRA_HINT = "pip install jitcore[linalg]"
-_NAMES = re.compile(rb"(jitcore\.(?:scipy|exc)\.[A-Za-z0-9_.]+)\x00")
+_NAMES = re.compile(rb"(jitcore\.(?:scipy|exc|numpy)\.[A-Za-z0-9_.]+)\x00")
 
 _get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
 _get_pointer.restype = ctypes.c_void_p
@@ -119,6 +122,8 @@ def imports_for(object_code: bytes) -> dict[str, int]:
             continue
         if name.startswith(SCIPY_PREFIX):
             found[name] = _scipy_address(name)
+        elif name.startswith(npdists.PREFIX):
+            found[name] = npdists.address(name)
         else:
             found[name] = _exception_cell(name)
     return found
