@@ -161,9 +161,12 @@ def exp_f64(b: ll.IRBuilder, x: ll.Value, name: str) -> ll.Value:
     with 2**n applied as two exact halves so that subnormal results round once; inf above
     709.78, 0 below -745.13, NaN stays NaN. Within 1 ULP of the C library's exp."""
     f = _f
-    clamped = b.select(b.fcmp_ordered(">", x, f(709.9)), f(709.9), x)
-    clamped = b.select(b.fcmp_ordered("<", clamped, f(-745.2)), f(-745.2), clamped)
-    clamped = b.select(b.fcmp_unordered("!=", x, x), f(0.0), clamped)  # NaN: any finite
+    # The argument clamped into the finite range by minnum/maxnum (a NaN becomes 709.9, any
+    # finite, and the selects below give NaN back): one vminsd and one vmaxsd. Clamping with
+    # compare-and-select instead cost 4.5x in loops that do not vectorize (20 ns against
+    # 4.5 ns an element in `s += math.exp(a[i])`: on AVX-512 each select became a compare
+    # into a mask register and a masked move, and the NaN test a flag moved into one).
+    clamped = _call_f64(b, "maxnum", _call_f64(b, "minnum", x, f(709.9)), f(-745.2))
     n, er = _exp_reduce(b, clamped)
     half = b.ashr(n, I64(1))
     rest = b.sub(n, half)
