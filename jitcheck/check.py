@@ -141,6 +141,7 @@ def _time(
         result.bench_error = timed["error"]
         return {}, args
     result.timing = timed["timing"]
+    result.load = timed.get("load")
     result.compile = timed["compile"]
     result.speedup = timed["speedup"]
     if timed["errors"]:
@@ -179,10 +180,13 @@ def confirm_timing(
         timed = executor.bench(args, options, result.nodeid, None)
         if "error" in timed or timed["errors"]:
             return
-        again = severity({"timing": timed["timing"], "speedup": timed["speedup"]})
+        again = severity(
+            {"timing": timed["timing"], "speedup": timed["speedup"], "load": timed.get("load")}
+        )
         if again < best:
             best = again
             result.timing, result.speedup = timed["timing"], timed["speedup"]
+            result.load = timed.get("load")
 
 
 def _baseline_function(path: str | None, name: str) -> tuple[dict[str, Any] | None, bool]:

@@ -32,6 +32,7 @@ import numpy as np
 
 from jitcheck.bench import BenchOptions, paired_rounds, speedup, time_call
 from jitcheck.compare import Outcome
+from jitcheck.load import other_load
 from jitcheck.modes import Mode
 from jitcheck.values import fresh_copy
 from jitcore import ExecutionMode, JitError
@@ -228,6 +229,18 @@ class LocalExecutor:
         if python.raised:
             reason = f"the timing input raised in Python: {python.describe()}"
             return {"error": f"{reason}; give @jitcheck(bench_args=...)"}
+        with other_load() as load:
+            timed = self._time_modes(args, options, name, sink, python)
+        return timed | {"load": load[0]}
+
+    def _time_modes(
+        self,
+        args: tuple[Any, ...],
+        options: BenchOptions,
+        name: str,
+        sink: Callable[[Any], None] | None,
+        python: Outcome,
+    ) -> dict[str, Any]:
         timing = {
             "python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options, sink)
         }

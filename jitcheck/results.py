@@ -33,6 +33,7 @@ class FunctionResult:
     bench_input: str = ""  # the timed call, abbreviated
     bench_error: str = ""  # why timing was incomplete, if it was
     retimed: int = 0  # timings repeated because one looked like a regression (check.py)
+    load: float | None = None  # cores other processes kept busy while it was timed (load.py)
     # Hypothesis's statistics of the check, for --hypothesis-show-statistics (not reported)
     statistics: str = field(default="", repr=False)
 

@@ -121,8 +121,10 @@ def test_a_compiled_only_slowdown_shows_though_python_timing_is_noisy() -> None:
     rng = np.random.default_rng(2)
     compiled, python = 1e-6 * rng.lognormal(0.0, 0.02, 100), 1e-4 * rng.lognormal(0.0, 0.6, 100)
     old = _report(python, compiled)
-    # the noisy Python timing happened to be slower by as much: the speedup did not move
-    new = _report(python * 1.3, compiled * 1.3)
+    # Python's rounds spread so widely that its fastest round fell 30% in this run: by the
+    # minimums, the speedup did not move; the compiled time did
+    again = np.maximum(1e-4 * rng.lognormal(0.0, 0.6, 100), python.min() * 1.3)
+    new = _report(again, compiled * 1.3)
     comparison = compare_reports(old, new, 0.10)
     assert [(c.kind, c.mode) for c in comparison.regressions] == [("time", "O3")]
     assert comparison.failed and "compiled time" in str(comparison.regressions[0])
@@ -283,9 +285,47 @@ def test_a_busier_machine_is_not_a_compiled_time_regression() -> None:
     busy = _paired(python * load, compiled * load * rng.lognormal(0.0, 0.05, 30))
     comparison = compare_reports(old, busy, 0.10)
     assert not comparison.failed, [str(c) for c in comparison.regressions]
-    assert list(comparison.loaded) == ["m.f"] and comparison.loaded["m.f"] > 1.0
+    assert list(comparison.loaded) == ["m.f"]
+    assert comparison.loaded["m.f"].startswith("its Python reference ran +")
     assert any("loaded     m.f: its Python reference ran" in line
                for line in comparison_lines(comparison, "base.json"))  # fmt: skip
     # a real slowdown on the busy machine is still caught, by the speedup
     slow = _paired(python * load, compiled * load * 1.3)
     assert [c.kind for c in compare_reports(old, slow, 0.10).regressions] == ["speedup"]
+
+
+def test_a_parallel_mode_timed_beside_other_work_is_not_compared() -> None:
+    """Threads that find a core taken wait by however the scheduler deals the cores: a
+    parallel mode timed while another process kept a core busy is not compared, in either
+    direction; timed on a free machine, it is."""
+    rng = np.random.default_rng(7)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.05, 30), 1e-6 * rng.lognormal(0.0, 0.05, 30)
+
+    def parallel(python: np.ndarray, compiled: np.ndarray, load: float | None) -> dict:
+        report = _paired(python, compiled)
+        fn = report["functions"]["m.f"]
+        fn["timing"]["O3+parallel"] = fn["timing"].pop("O3")
+        fn["speedup"] = {"O3+parallel": fn["speedup"]["O3"]}
+        fn["load"] = load
+        return report
+
+    old = parallel(python, compiled, 0.0)
+    contended = compare_reports(old, parallel(python, compiled * 1.3, 1.0), 0.10)
+    assert not contended.failed and list(contended.loaded) == ["m.f [O3+parallel]"]
+    assert "kept 0.0 and 1.0 cores busy" in contended.loaded["m.f [O3+parallel]"]
+    free = compare_reports(old, parallel(python, compiled * 1.3, 0.1), 0.10)
+    assert free.failed and not free.loaded
+
+
+def test_a_compiled_time_may_drift_as_much_as_the_python_reference() -> None:
+    """Between two runs of unchanged code the whole process may run some percent slower
+    (beside a CPU hog, 0.1 µs calls moved 8-11%): the same Python code drifting as much says
+    it is the run, not the compiler; a compiled time beyond that drift is still a regression."""
+    rng = np.random.default_rng(8)
+    python, compiled = 1e-4 * rng.lognormal(0.0, 0.01, 200), 1e-7 * rng.lognormal(0.0, 0.01, 200)
+    old = _report(python, compiled)
+    drifted = compare_reports(old, _report(python * 1.09, compiled * 1.12), 0.10)
+    assert not drifted.failed, [str(c) for c in drifted.regressions]
+    worse = compare_reports(old, _report(python * 1.09, compiled * 1.35), 0.10)
+    (time,) = [c for c in worse.regressions if c.kind == "time"]
+    assert "Python reference +9%" in str(time)
