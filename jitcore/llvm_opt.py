@@ -18,10 +18,22 @@ import llvmlite.binding as llvm
 from llvmlite import ir as ll
 
 
+# Cost (in LLVM's instruction-cost units) up to which O3's loop unswitching copies a loop to
+# take a loop-invariant branch out of it. jitcore's bounds-check guards (`optimize.guards`)
+# rely on it: the guard is tested once and the copy without checks vectorizes. LLVM's default,
+# 50, stops at small bodies: `out[i] = math.tanh(a[i])` stayed a checked scalar loop (6.2 ns an
+# element, 0.74 unswitched and vectorized), `out[i] = np.exp(a[i])` likewise (4.1 -> 0.59).
+UNSWITCH_THRESHOLD = 1000
+
+
 @functools.cache
 def initialize_llvm() -> bool:
+    """Initialize LLVM's native target once per process, and the one global option jitcore
+    sets (LLVM options are process-wide: Numba compiling in the same process sees it too,
+    which changes how much it unswitches, never what its code computes)."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
+    llvm.set_option("jitcore", f"-unswitch-threshold={UNSWITCH_THRESHOLD}")
     return True
 
 
