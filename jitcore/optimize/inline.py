@@ -57,11 +57,18 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             if (
                 len(instr.args) != len(callee_ir.args)
                 or _calls_itself(callee_ir, dispatcher)
-                or callee_ir.exc_regions  # its `try` parts are its own (lower_try)
+                or _has_try(callee_ir)
             ):
                 continue
             return block, instr, callee_ir
     return None
+
+
+def _has_try(fn: ir.Function) -> bool:
+    """Whether `fn` has `try` parts, which are its own (`lower_try`). `ssa` records every
+    block it starts in `exc_regions`, unprotected ones with None: those do not count, else no
+    callee with a branch or a loop would be inlined."""
+    return any(marker is not None for marker in fn.exc_regions.values())
 
 
 def _calls_itself(fn: ir.Function, dispatcher: object) -> bool:
