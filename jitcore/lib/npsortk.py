@@ -379,10 +379,41 @@ def flatnonzero_flat(a):  # noqa: ANN001, ANN201
 
 @_nonneg
 def has_nan(row):  # noqa: ANN001, ANN201
-    for i in range(row.shape[0]):
-        if row[i] != row[i]:
+    """Whether row has a NaN: tested a block at a time, without a branch per item (a loop
+    LLVM vectorizes), returning after the first block with one."""
+    n = row.shape[0]
+    for start in range(0, n, 1024):
+        found = False
+        for i in range(start, min(start + 1024, n)):
+            found = found | (row[i] != row[i])
+        if found:
             return True
     return False
+
+
+@_nonneg
+def largest_before(row, hi):  # noqa: ANN001, ANN201
+    """The largest of row[0:hi] (hi > 0, no NaN), as the scan `if row[i] > m: m = row[i]`
+    finds it: four maxima in flight (one chain of compares is latency bound), and for a
+    zero the first zero, whose sign that scan keeps."""
+    m0 = row[0]
+    m1, m2, m3 = m0, m0, m0
+    k = hi - hi % 4
+    for i in range(0, k, 4):
+        m0 = row[i] if row[i] > m0 else m0
+        m1 = row[i + 1] if row[i + 1] > m1 else m1
+        m2 = row[i + 2] if row[i + 2] > m2 else m2
+        m3 = row[i + 3] if row[i + 3] > m3 else m3
+    for i in range(k, hi):
+        m0 = row[i] if row[i] > m0 else m0
+    m01 = m1 if m1 > m0 else m0
+    m23 = m3 if m3 > m2 else m2
+    m = m23 if m23 > m01 else m01
+    if m == 0:
+        for i in range(hi):
+            if row[i] == 0:
+                return row[i]
+    return m
 
 
 @_nonneg
@@ -403,11 +434,7 @@ def median_rows(a, out):  # noqa: ANN001, ANN201
         if n % 2 == 1:
             out[r] = row[half]
         else:
-            below = row[0]
-            for i in range(1, half):
-                if row[i] > below:
-                    below = row[i]
-            out[r] = (below + row[half]) / 2
+            out[r] = (largest_before(row, half) + row[half]) / 2
     return out
 
 
