@@ -206,7 +206,12 @@ def _near_edges(draw: st.DrawFn, lo: float, hi: float, bins: int) -> np.ndarray:
     """Values on NumPy's edges of [lo, hi] and a few ulps either side, and some inside."""
     edges = np.linspace(lo, hi, bins + 1)
     steps = draw(st.lists(st.integers(-3, 3), min_size=1, max_size=4))
-    near = [np.nextafter(edges, np.inf if k > 0 else -np.inf) for k in steps for _ in range(abs(k))]
+    near = []
+    for k in steps:
+        moved = edges
+        for _ in range(abs(k)):
+            moved = np.nextafter(moved, np.inf if k > 0 else -np.inf)
+        near.append(moved)
     inside = draw(hnp.arrays(np.float64, st.integers(0, 40), elements=st.floats(lo, hi)))
     return np.concatenate([edges, *near, inside, [lo, hi]])
 
