@@ -2,10 +2,10 @@
 
 Requires typed SSA; preserves types. A callee is inlined when it was compiled in this process,
 is small (its optimized IR is kept for this when it has at most `MAX_INSTRUCTIONS`), does not
-call itself, has no `try`, and the call passes exactly its parameters by position. The call's block is split:
-the callee's blocks run in between, each `return v` jumps to the continuation, where a phi of
-the returned values replaces the call. A `raise` in the callee raises from the caller, which is
-what the call would have propagated.
+call itself, has no `try`, and the call passes exactly its parameters by position. The call's
+block is split: the callee's blocks run in between, each `return v` jumps to the continuation,
+where a phi of the returned values replaces the call. A `raise` in the callee raises from the
+caller, which is what the call would have propagated.
 
     t3 = call @scale(x) : f64      ->   (scale's blocks)  ...  t3 = phi [ret.1: t7] : f64
 """
