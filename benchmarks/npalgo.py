@@ -1,6 +1,7 @@
 """The issue-15 sorting, searching, statistics and matmul kernels, as plain Python/NumPy
 functions that jitcore and Numba compile: `python -m benchmarks.npalgo` prints one line per
-kernel with the times of NumPy, jitcore and Numba (best of several runs) and the ratios;
+kernel with the times of NumPy, jitcore and Numba (best of 7 rounds, the implementations
+interleaved in each) and the ratios;
 `pytest benchmarks/test_npalgo.py --benchmark-only` times them with pytest-benchmark."""
 
 from __future__ import annotations
@@ -108,6 +109,20 @@ def best_time(fn: Callable[..., Any], args: tuple[Any, ...], repeat: int = 5) ->
     return best
 
 
+def interleaved_best(
+    fns: dict[str, Callable[..., Any]], args: tuple[Any, ...], repeat: int = 7
+) -> dict[str, float]:
+    """Each function's best time over `repeat` rounds, one call of each per round, so that a
+    change of the machine's load (2 shared cores) falls on every implementation alike."""
+    best = dict.fromkeys(fns, float("inf"))
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn(*args)
+            best[name] = min(best[name], time.perf_counter() - start)
+    return best
+
+
 def main(only: str = "") -> None:
     """Every case, or those whose name contains `only` (`python -m benchmarks.npalgo @`)."""
     for case in CASES:
@@ -118,14 +133,15 @@ def main(only: str = "") -> None:
         impls: dict[str, Any] = {"numpy": case.kernel, "jitcore": jitcore_version(case)}
         if numba_available():
             impls["numba"] = numba_version(case)
-        times = {}
+        working = {}
         for name, fn in impls.items():
             try:
-                check(fn(*args), expected)
+                check(fn(*args), expected)  # compiles and warms up
             except Exception as exc:  # noqa: BLE001 - Numba's @ needs SciPy (an optional extra)
                 print(f"{case.name:32} {name}: {type(exc).__name__}: {str(exc)[:60]}")  # noqa: T201
                 continue
-            times[name] = best_time(fn, args)
+            working[name] = fn
+        times = interleaved_best(working, args)
         ratios = "  ".join(
             f"jitcore/{k} {times['jitcore'] / v:5.2f}x" for k, v in times.items() if k != "jitcore"
         )

@@ -151,6 +151,7 @@ def _options_text(options: object) -> str:
     fields = (
         "opt",
         "boundscheck",
+        "wraparound",
         "fastmath",
         "disable_passes",
         "nogil",

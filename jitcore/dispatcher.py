@@ -577,11 +577,17 @@ _LIBRARY_KERNELS: dict[Callable[..., Any], Dispatcher] = {}
 
 def _library_kernel_dispatcher(func: Callable[..., Any]) -> Dispatcher:
     """The dispatcher of a `jitcore.lib` kernel: compiled mode, no bounds checks (see
-    `registry.library_kernel`)."""
+    `registry.library_kernel`), no wrapping of negative indices for those that declare them
+    non-negative (`registry.nonnegative_kernel`)."""
     kernel = _LIBRARY_KERNELS.get(func)
     if kernel is None:
         parallel = registry.is_parallel_library_kernel(func)
-        options = JitOptions(mode=ExecutionMode.COMPILED, boundscheck=False, parallel=parallel)
+        options = JitOptions(
+            mode=ExecutionMode.COMPILED,
+            boundscheck=False,
+            wraparound=not registry.has_nonnegative_indices(func),
+            parallel=parallel,
+        )
         kernel = _LIBRARY_KERNELS.setdefault(func, Dispatcher(func, options))
     return kernel
 

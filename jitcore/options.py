@@ -49,6 +49,10 @@ class JitOptions:
     mode: ExecutionMode = ExecutionMode.AUTO
     opt: int = 3
     boundscheck: bool = True
+    # Internal, for library kernels (`registry.nonnegative_kernel`): with boundscheck=False,
+    # the function's own array indices are taken as non-negative and not wrapped (the
+    # `nowraparound` pass). No effect while bounds are checked.
+    wraparound: bool = True
     fastmath: bool = False
     cache: bool = False
     signatures: tuple = ()
@@ -81,6 +85,8 @@ class JitOptions:
             parts.append("fastmath")
         if not self.boundscheck:
             parts.append("noboundscheck")
+            if not self.wraparound:
+                parts.append("nowraparound")
         if self.parallel:
             parts.append("parallel")
         if self.nogil:

@@ -145,7 +145,7 @@ def run_pipeline(
         passes = optimize.run_passes(
             fn,
             disabled=options.disable_passes,
-            enabled=() if options.boundscheck else ("noboundscheck",),
+            enabled=_optional_passes(options),
             debug=debug,
             keep_text=keep_text,
             keep_ir=keep_text,
@@ -186,6 +186,13 @@ def run_pipeline(
     record.llvm_module = ref
     record.callees = generated.callees
     return record
+
+
+def _optional_passes(options: JitOptions) -> tuple[str, ...]:
+    """The optional passes these options ask for (`optimize.Pass.optional`)."""
+    if options.boundscheck:
+        return ()
+    return ("noboundscheck",) if options.wraparound else ("nowraparound", "noboundscheck")
 
 
 def _typed(

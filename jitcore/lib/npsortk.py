@@ -9,6 +9,11 @@ with their NaNs, as NumPy's do.
 - Indices (`argsort_rows`) are sorted by a stable merge sort, so `argsort(kind="stable")` is
   exactly NumPy's, and the default kind gives the stable order too (NumPy's quicksort may
   order equal keys differently: documented).
+
+Kernels marked `_nonneg` (`registry.nonnegative_kernel`) index only at positions inside the
+rows they were given (loop counters from a non-negative `lo`, partition scans stopped by the
+median-of-3 sentinels, binary-search midpoints, `x[i - 1]` only after `i == 0` is excluded),
+so they are compiled without wrapping negative indices, as Numba's sorts are.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitcore.lib.registry import library_kernel as _lib
+from jitcore.lib.registry import nonnegative_kernel as _nonneg
 
 SMALL = 16
 
@@ -26,7 +32,7 @@ def lt(x, y):  # noqa: ANN001, ANN201
     return x < y or (y != y and x == x)
 
 
-@_lib
+@_nonneg
 def insertion_sort(a, lo, hi):  # noqa: ANN001, ANN201
     for i in range(lo + 1, hi):
         v = a[i]
@@ -37,7 +43,7 @@ def insertion_sort(a, lo, hi):  # noqa: ANN001, ANN201
         a[j + 1] = v
 
 
-@_lib
+@_nonneg
 def sift_down(a, lo, start, end):  # noqa: ANN001, ANN201
     """Heap of a[lo:lo+end] (0-based heap positions): sift position `start` down."""
     root = start
@@ -52,7 +58,7 @@ def sift_down(a, lo, start, end):  # noqa: ANN001, ANN201
             return
 
 
-@_lib
+@_nonneg
 def heap_sort(a, lo, hi):  # noqa: ANN001, ANN201
     n = hi - lo
     for start in range(n // 2 - 1, -1, -1):
@@ -62,7 +68,7 @@ def heap_sort(a, lo, hi):  # noqa: ANN001, ANN201
         sift_down(a, lo, 0, end)
 
 
-@_lib
+@_nonneg
 def intro_sort(a, lo, hi, depth):  # noqa: ANN001, ANN201
     """Sort a[lo:hi] in place (a 1-D array)."""
     while hi - lo > SMALL:
@@ -99,7 +105,7 @@ def intro_sort(a, lo, hi, depth):  # noqa: ANN001, ANN201
     insertion_sort(a, lo, hi)
 
 
-@_lib
+@_nonneg
 def intro_select(a, lo, hi, k):  # noqa: ANN001, ANN201
     """Rearrange a[lo:hi] so that a[k] is the item a full sort would put there, with no
     greater item before it and no smaller one after (quickselect, heapsort past a depth
@@ -137,7 +143,7 @@ def intro_select(a, lo, hi, k):  # noqa: ANN001, ANN201
     insertion_sort(a, lo, hi)
 
 
-@_lib
+@_nonneg
 def smallest_from(a, lo, hi):  # noqa: ANN001, ANN201
     """The smallest of a[lo:hi] (in `lt` order), hi > lo."""
     m = a[lo]
@@ -147,7 +153,7 @@ def smallest_from(a, lo, hi):  # noqa: ANN001, ANN201
     return m
 
 
-@_lib
+@_nonneg
 def select_rows(a, kth):  # noqa: ANN001, ANN201
     """Partition each row of a 2-D C array around position kth (in range, non-negative)."""
     n = a.shape[1]
@@ -165,7 +171,7 @@ def depth_limit(n):  # noqa: ANN001, ANN201
     return depth
 
 
-@_lib
+@_nonneg
 def sort_rows(a):  # noqa: ANN001, ANN201
     """Sort each row of a 2-D C array in place."""
     n = a.shape[1]
@@ -175,7 +181,7 @@ def sort_rows(a):  # noqa: ANN001, ANN201
     return a
 
 
-@_lib
+@_nonneg
 def merge_indices(keys, idx, tmp, lo, mid, hi):  # noqa: ANN001, ANN201
     """Merge the sorted runs idx[lo:mid] and idx[mid:hi] (by keys, stably) through tmp."""
     for k in range(lo, mid):
@@ -197,7 +203,7 @@ def merge_indices(keys, idx, tmp, lo, mid, hi):  # noqa: ANN001, ANN201
         k += 1
 
 
-@_lib
+@_nonneg
 def stable_argsort(keys, idx, tmp):  # noqa: ANN001, ANN201
     """idx = the stable sorting permutation of the 1-D array keys (bottom-up merge sort over
     insertion-sorted runs of SMALL)."""
@@ -224,7 +230,7 @@ def stable_argsort(keys, idx, tmp):  # noqa: ANN001, ANN201
         width *= 2
 
 
-@_lib
+@_nonneg
 def argsort_rows(a, out):  # noqa: ANN001, ANN201
     """out[r] = the stable argsort of row r of a (both 2-D C, out int64)."""
     tmp = np.empty(a.shape[1], np.int64)
@@ -240,7 +246,7 @@ def check_kth(kth, n, count):  # noqa: ANN001, ANN201
         raise ValueError("kth out of bounds")
 
 
-@_lib
+@_nonneg
 def search_left(a, v):  # noqa: ANN001, ANN201
     """The first i with not a[i] < v (a sorted, NaN last)."""
     lo = 0
@@ -254,7 +260,7 @@ def search_left(a, v):  # noqa: ANN001, ANN201
     return lo
 
 
-@_lib
+@_nonneg
 def search_right(a, v):  # noqa: ANN001, ANN201
     """The first i with v < a[i]."""
     lo = 0
@@ -268,7 +274,7 @@ def search_right(a, v):  # noqa: ANN001, ANN201
     return lo
 
 
-@_lib
+@_nonneg
 def searchsorted_flat(a, v, out, right):  # noqa: ANN001, ANN201
     """NumPy's binsearch: each search starts from the previous key's bounds (so results on
     an unsorted `a` are NumPy's too)."""
@@ -296,7 +302,7 @@ def searchsorted_flat(a, v, out, right):  # noqa: ANN001, ANN201
     return out
 
 
-@_lib
+@_nonneg
 def unique_sorted(s):  # noqa: ANN001, ANN201
     """The distinct values of the sorted 1-D array s (NaNs collapse to one, as NumPy 2's
     equal_nan=True does)."""
@@ -311,7 +317,7 @@ def unique_sorted(s):  # noqa: ANN001, ANN201
     return out[:k]
 
 
-@_lib
+@_nonneg
 def unique_full(a, order, tmp, want_counts):  # noqa: ANN001, ANN201
     """unique with index, inverse and counts: a is the flat input, `order` its stable argsort.
     Returns (values, first index, inverse, counts)."""
@@ -371,15 +377,46 @@ def flatnonzero_flat(a):  # noqa: ANN001, ANN201
     return out
 
 
-@_lib
+@_nonneg
 def has_nan(row):  # noqa: ANN001, ANN201
-    for i in range(row.shape[0]):
-        if row[i] != row[i]:
+    """Whether row has a NaN: tested a block at a time, without a branch per item (a loop
+    LLVM vectorizes), returning after the first block with one."""
+    n = row.shape[0]
+    for start in range(0, n, 1024):
+        found = False
+        for i in range(start, min(start + 1024, n)):
+            found = found | (row[i] != row[i])
+        if found:
             return True
     return False
 
 
-@_lib
+@_nonneg
+def largest_before(row, hi):  # noqa: ANN001, ANN201
+    """The largest of row[0:hi] (hi > 0, no NaN), as the scan `if row[i] > m: m = row[i]`
+    finds it: four maxima in flight (one chain of compares is latency bound), and for a
+    zero the first zero, whose sign that scan keeps."""
+    m0 = row[0]
+    m1, m2, m3 = m0, m0, m0
+    k = hi - hi % 4
+    for i in range(0, k, 4):
+        m0 = row[i] if row[i] > m0 else m0
+        m1 = row[i + 1] if row[i + 1] > m1 else m1
+        m2 = row[i + 2] if row[i + 2] > m2 else m2
+        m3 = row[i + 3] if row[i + 3] > m3 else m3
+    for i in range(k, hi):
+        m0 = row[i] if row[i] > m0 else m0
+    m01 = m1 if m1 > m0 else m0
+    m23 = m3 if m3 > m2 else m2
+    m = m23 if m23 > m01 else m01
+    if m == 0:
+        for i in range(hi):
+            if row[i] == 0:
+                return row[i]
+    return m
+
+
+@_nonneg
 def median_rows(a, out):  # noqa: ANN001, ANN201
     """NumPy's median of each row of a (a float copy, rearranged here): NaN if the row has
     one, else the middle item (quickselect), or the mean of the two middle ones."""
@@ -397,11 +434,7 @@ def median_rows(a, out):  # noqa: ANN001, ANN201
         if n % 2 == 1:
             out[r] = row[half]
         else:
-            below = row[0]
-            for i in range(1, half):
-                if row[i] > below:
-                    below = row[i]
-            out[r] = (below + row[half]) / 2
+            out[r] = (largest_before(row, half) + row[half]) / 2
     return out
 
 

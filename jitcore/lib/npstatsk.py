@@ -12,6 +12,7 @@ import numpy as np
 from jitcore.lib.npkernels import pairwise_sum, sum_flat
 from jitcore.lib.npsortk import search_left, search_right
 from jitcore.lib.registry import library_kernel as _lib
+from jitcore.lib.registry import nonnegative_kernel as _nonneg
 
 # --- NaN-ignoring reductions over rows --------------------------------------------------------
 
@@ -295,6 +296,60 @@ def linspace_edges(first, last, bins):  # noqa: ANN001, ANN201
     return edges
 
 
+@_nonneg
+def min_max(a):  # noqa: ANN001, ANN201
+    """(min, max, has_nan) of the non-empty a, in float64, with four minima and maxima in
+    flight (one chain of compares and selects is latency bound). Each is the value the
+    sequential scan `if x < first: first = x` finds; only the sign of a zero could differ,
+    so a zero result is replaced by the first item equal to it, as that scan would keep."""
+    n = a.shape[0]
+    lo0 = np.float64(a[0])
+    lo1, lo2, lo3 = lo0, lo0, lo0
+    hi0, hi1, hi2, hi3 = lo0, lo0, lo0, lo0
+    nan = False
+    m = n - n % 4
+    for i in range(0, m, 4):
+        y0 = np.float64(a[i])
+        y1 = np.float64(a[i + 1])
+        y2 = np.float64(a[i + 2])
+        y3 = np.float64(a[i + 3])
+        nan = nan | (y0 != y0) | (y1 != y1) | (y2 != y2) | (y3 != y3)
+        lo0 = y0 if y0 < lo0 else lo0
+        lo1 = y1 if y1 < lo1 else lo1
+        lo2 = y2 if y2 < lo2 else lo2
+        lo3 = y3 if y3 < lo3 else lo3
+        hi0 = y0 if y0 > hi0 else hi0
+        hi1 = y1 if y1 > hi1 else hi1
+        hi2 = y2 if y2 > hi2 else hi2
+        hi3 = y3 if y3 > hi3 else hi3
+    for i in range(m, n):
+        y = np.float64(a[i])
+        nan = nan | (y != y)
+        lo0 = y if y < lo0 else lo0
+        hi0 = y if y > hi0 else hi0
+    lo01 = lo1 if lo1 < lo0 else lo0
+    lo23 = lo3 if lo3 < lo2 else lo2
+    lo = lo23 if lo23 < lo01 else lo01
+    hi01 = hi1 if hi1 > hi0 else hi0
+    hi23 = hi3 if hi3 > hi2 else hi2
+    hi = hi23 if hi23 > hi01 else hi01
+    if lo == 0:
+        lo = first_equal(a, lo)
+    if hi == 0:
+        hi = first_equal(a, hi)
+    return lo, hi, nan
+
+
+@_nonneg
+def first_equal(a, v):  # noqa: ANN001, ANN201
+    """The first item of a equal to v (one is), as float64: which zero, -0.0 or 0.0."""
+    for i in range(a.shape[0]):
+        x = np.float64(a[i])
+        if x == v:
+            return x
+    return v
+
+
 @_lib
 def histogram_range(a, has_range, lo, hi):  # noqa: ANN001, ANN201
     """The outer edges: the given range, or the data's min and max (NumPy's errors)."""
@@ -309,19 +364,8 @@ def histogram_range(a, has_range, lo, hi):  # noqa: ANN001, ANN201
         first = np.float64(0.0)
         last = np.float64(1.0)
     else:
-        first = np.float64(a[0])
-        last = np.float64(a[0])
-        for i in range(a.shape[0]):
-            x = np.float64(a[i])
-            if x != x:
-                first = x
-                last = x
-                break
-            if x < first:
-                first = x
-            if x > last:
-                last = x
-        if not (np.isfinite(first) and np.isfinite(last)):
+        first, last, nan = min_max(a)
+        if nan or not (np.isfinite(first) and np.isfinite(last)):
             raise ValueError("autodetected range is not finite")
     if first == last:
         first = first - 0.5
@@ -342,6 +386,9 @@ def histogram_uniform(a, bins, has_range, lo, hi):  # noqa: ANN001, ANN201
             raise ValueError("Too many bins for data range. Cannot create finite-sized bins.")
     counts = np.zeros(bins, np.int64)
     denom = last - first
+    if denom < np.inf and bins * (1.0 + max(abs(first), abs(last)) / denom) < CONDITIONED:
+        count_scaled(a, first, last, bins / denom, edges, counts)
+        return counts, edges
     for i in range(a.shape[0]):
         x = np.float64(a[i])
         if not (x >= first and x <= last):
@@ -355,6 +402,69 @@ def histogram_uniform(a, bins, has_range, lo, hi):  # noqa: ANN001, ANN201
             k += 1
         counts[k] += 1
     return counts, edges
+
+
+# `count_scaled` gives NumPy's bins when bins * (1 + max(|first|, |last|) / (last - first)) is
+# below this: then every rounding error, in index units, is below 2**-19 (see there).
+CONDITIONED = 2.0**30
+# The fraction of a bin within which a value's position is taken as exact (> 2**-19).
+FRACTION = 2.0**-16
+BLOCK = 256  # values binned at a time by `count_scaled`
+OUTSIDE = -(1 << 62)  # `count_scaled`'s code of a value outside [first, last] (or NaN)
+
+
+@_nonneg
+def count_scaled(a, first, last, norm, edges, counts):  # noqa: ANN001, ANN201
+    """counts[k] += 1 for each x of a in [first, last] with edges[k] <= x < edges[k + 1] (the
+    last bin closed), norm = bins / (last - first): the bins NumPy's histogram gives, with
+    neither its division nor its two edge loads per value.
+
+    Why it is exact. Let u = 2**-53, bins * (1 + max(|first|, |last|) / (last - first)) =
+    C < CONDITIONED. The position r = (x - first) * norm is within 5u*bins < 5uC of the
+    exact (x - first) / (last - first) * bins (four roundings: the two subtractions, the
+    division in norm, the product); each linspace edge first + i * step is within
+    3.01u*(last - first) + 1.01u*max(|first|, |last|) of first + i * (last - first) / bins,
+    that is within 3.01uC bins. So x's bin t (by the edges) has t - 8.01uC < r < t + 1 +
+    8.01uC, 8.01uC < 2**-19. When the fraction f = r - int(r) (exact) is in (FRACTION,
+    1 - FRACTION), int(r) is therefore t. Otherwise int(r) is within one of t and NumPy's own
+    correction against the edges (which this kernel then runs) gives t, as it does in
+    NumPy, whose position (x - first) / (last - first) * bins is as close to r.
+
+    In blocks of BLOCK values: first each value's bin, or -1 - int(r) where the edges must
+    decide, or OUTSIDE (a loop without branches or loads, which LLVM vectorizes), then the
+    counting, where only the rare values near an edge load edges."""
+    bins = counts.shape[0]
+    n = a.shape[0]
+    code = np.empty(BLOCK, np.int64)
+    for start in range(0, n, BLOCK):
+        m = min(BLOCK, n - start)
+        for j in range(m):
+            x = np.float64(a[start + j])
+            inside = (x >= first) & (x <= last)
+            r = (x - first) * norm if inside else 0.5
+            k = np.int64(r)  # a float64 value: unchecked, as r is in [0, bins]
+            f = r - k
+            k = k if (f > FRACTION) & (f < 1.0 - FRACTION) else -1 - k
+            code[j] = k if inside else OUTSIDE
+        for j in range(m):
+            k = code[j]
+            if k < 0:
+                if k == OUTSIDE:
+                    continue
+                k = corrected(np.float64(a[start + j]), -1 - k, edges, bins)
+            counts[k] += 1
+
+
+@_nonneg
+def corrected(x, k, edges, bins):  # noqa: ANN001, ANN201
+    """NumPy's correction of the estimated bin k (in [0, bins]) of x against the edges."""
+    if k >= bins:
+        k = bins - 1
+    if x < edges[k]:
+        k -= 1
+    elif k != bins - 1 and x >= edges[k + 1]:
+        k += 1
+    return k
 
 
 @_lib

@@ -271,6 +271,20 @@ def library_kernel(func: Callable[..., object]) -> Callable[..., object]:
     return func
 
 
+def nonnegative_kernel(func: Callable[..., object]) -> Callable[..., object]:
+    """A library kernel whose array indices are never negative (loop counters from 0 or from
+    a non-negative bound, positions kept inside the rows it was given): compiled without
+    bounds checks and without wrapping negative indices (`wraparound=False`, the
+    `nowraparound` pass), as Numba's and C's kernels index. Only for kernels read line by line
+    for it: a negative index in one reads or writes outside the array."""
+    func.__jitcore_nonnegative_kernel__ = True  # type: ignore[attr-defined]
+    return library_kernel(func)
+
+
+def has_nonnegative_indices(obj: object) -> bool:
+    return getattr(obj, "__jitcore_nonnegative_kernel__", False) is True
+
+
 def parallel_library_kernel(func: Callable[..., object]) -> Callable[..., object]:
     """A library kernel compiled with `parallel=True`: its prange loops run on threads."""
     func.__jitcore_parallel_kernel__ = True  # type: ignore[attr-defined]

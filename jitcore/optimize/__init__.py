@@ -26,6 +26,7 @@ from jitcore.optimize.dce import eliminate_dead_code
 from jitcore.optimize.fusion import fuse_elementwise
 from jitcore.optimize.inline import inline_small_callees
 from jitcore.optimize.licm import hoist_loop_invariants
+from jitcore.optimize.nowrap import drop_index_wrapping
 from jitcore.optimize.simplifycfg import simplify_cfg
 
 
@@ -40,6 +41,13 @@ class Pass:
 
 
 PASSES: tuple[Pass, ...] = (
+    # First, so that it sees only the function's own indices, not those of inlined callees.
+    Pass(
+        "nowraparound",
+        drop_index_wrapping,
+        "wraparound=False (library kernels): indices are non-negative, unchecked",
+        True,
+    ),
     Pass("inline", inline_small_callees, "replace calls of small jitted functions by their body"),
     Pass("constfold", fold_constants, "fold operations on constants; branches on constants"),
     Pass("copyprop", propagate_copies, "replace copies (same-type casts, one-value phis)"),

@@ -2,10 +2,10 @@
 
 Requires typed SSA; preserves types. A callee is inlined when it was compiled in this process,
 is small (its optimized IR is kept for this when it has at most `MAX_INSTRUCTIONS`), does not
-call itself, and the call passes exactly its parameters by position. The call's block is split:
-the callee's blocks run in between, each `return v` jumps to the continuation, where a phi of
-the returned values replaces the call. A `raise` in the callee raises from the caller, which is
-what the call would have propagated.
+call itself, has no `try`, and the call passes exactly its parameters by position. The call's
+block is split: the callee's blocks run in between, each `return v` jumps to the continuation,
+where a phi of the returned values replaces the call. A `raise` in the callee raises from the
+caller, which is what the call would have propagated.
 
     t3 = call @scale(x) : f64      ->   (scale's blocks)  ...  t3 = phi [ret.1: t7] : f64
 """
@@ -57,11 +57,18 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             if (
                 len(instr.args) != len(callee_ir.args)
                 or _calls_itself(callee_ir, dispatcher)
-                or callee_ir.exc_regions  # its `try` parts are its own (lower_try)
+                or _has_try(callee_ir)
             ):
                 continue
             return block, instr, callee_ir
     return None
+
+
+def _has_try(fn: ir.Function) -> bool:
+    """Whether `fn` has `try` parts, which are its own (`lower_try`). `ssa` records every
+    block it starts in `exc_regions`, unprotected ones with None: those do not count, else no
+    callee with a branch or a loop would be inlined."""
+    return any(marker is not None for marker in fn.exc_regions.values())
 
 
 def _calls_itself(fn: ir.Function, dispatcher: object) -> bool:

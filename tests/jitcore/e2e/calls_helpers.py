@@ -52,3 +52,31 @@ def divides(a: int, b: int) -> int:
 @jit
 def propagates(a: int, b: int) -> int:
     return divides(a, b) + 1
+
+
+@jit
+def before(x: float, y: float) -> bool:
+    return x < y or (y != y and x == x)
+
+
+@jit
+def total_to(n: int) -> int:
+    s = 0
+    for i in range(n):
+        s += i
+    return s
+
+
+@jit
+def guarded_div(a: int, b: int) -> int:
+    try:
+        return a // b
+    except ZeroDivisionError:
+        return 0
+
+
+@jit
+def checked_div(a: int, b: int) -> int:
+    if b == 0:
+        raise ZeroDivisionError("b is zero")
+    return a // b

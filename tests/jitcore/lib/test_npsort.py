@@ -7,8 +7,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from jitcore.errors import TypingError, UnsupportedError
+from jitcore.lib import npsortk
 from tests.jitcore.lib.arrays_strategy import arrays
 from tests.jitcore.support import assert_same, assert_same_arrays, compiled
 
@@ -282,3 +284,79 @@ def test_quantile_out_of_range_and_empty_raise_as_numpy() -> None:
     # (found by jitcheck's corner inputs)
     assert_same(percentile_array, np.zeros(1), np.array([-5e-324]))
     assert_same(percentile_array, np.arange(3.0), np.array([-1e-300]))
+
+
+# --- structured input at the kernels' cutoffs ----------------------------------------------
+# The kernels index without wrapping (registry.nonnegative_kernel), the introsort switches to
+# insertion sort at 16 items, the merge sort merges runs of 16, has_nan tests blocks of 1024
+# and the median's lower maximum takes four items at a time: sizes on each side of those.
+
+SIZES = (0, 1, 2, 3, 4, 5, 7, 15, 16, 17, 18, 31, 32, 33, 64, 65, 1023, 1024, 1025, 2100)
+FLOATS = (0.0, -0.0, 1.0, -1.0, 2.5, np.nan, np.inf, -np.inf)
+INTS = (0, 1, -1, 7, np.iinfo(np.int64).min, np.iinfo(np.int64).max)
+
+
+@st.composite
+def structured(draw: st.DrawFn) -> np.ndarray:
+    """A 1-D array: random, all equal, sorted, reverse-sorted, or two values, of floats with
+    NaN, inf and signed zeros or of int64 with its extremes."""
+    n = draw(st.sampled_from(SIZES) | st.integers(0, 300))
+    floats = draw(st.booleans())
+    specials = FLOATS if floats else INTS
+    dtype = np.float64 if floats else np.int64
+    pattern = draw(st.sampled_from(["random", "equal", "sorted", "reversed", "two"]))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    if pattern == "equal":
+        return np.full(n, draw(st.sampled_from(specials)), dtype)
+    if pattern == "two":
+        pair = draw(st.lists(st.sampled_from(specials), min_size=2, max_size=2))
+        return rng.choice(np.array(pair, dtype), n)
+    pool = np.array(specials, dtype)
+    a = np.where(rng.random(n) < 0.3, rng.choice(pool, n), rng.integers(-5, 5, n)).astype(dtype)
+    if pattern == "sorted":
+        a = np.sort(a)
+    elif pattern == "reversed":
+        a = np.sort(a)[::-1].copy()
+    return a
+
+
+def unique_index_counts(a):
+    return np.unique(a, return_index=True, return_counts=True)
+
+
+@settings(max_examples=80)
+@given(a=structured(), v=structured())
+def test_sorting_kernels_on_structured_input(a: np.ndarray, v: np.ndarray) -> None:
+    assert_same(sort_last, a)
+    assert_same(argsort_stable, a)
+    needles = v if v.dtype == a.dtype else a[::-1].copy()
+    assert_same(search_both, np.sort(a), needles)
+    assert_same(unique_all, a)
+    assert_same(unique_index_counts, a)
+    if a.size:
+        assert_same(median_all, a)
+
+
+def lower_max(row, hi):
+    return npsortk.largest_before(row, hi)
+
+
+@settings(max_examples=150)
+@given(
+    a=structured().filter(lambda a: a.dtype == np.float64 and a.size > 0)
+    | hnp.arrays(np.float64, st.integers(1, 13), elements=st.sampled_from([-1.0, -0.0, 0.0])),
+    data=st.data(),
+)
+def test_largest_before_is_the_sequential_scan(a: np.ndarray, data: st.DataObject) -> None:
+    """Bit for bit the value `if row[i] > m: m = row[i]` keeps, the sign of a zero included."""
+    a = a[~np.isnan(a)]
+    if not a.size:
+        return
+    hi = data.draw(st.integers(1, a.size))
+    m = a[0]
+    for x in a[1:hi]:
+        if x > m:
+            m = x
+    got = compiled(lower_max)(a, hi)
+    assert got == m and np.signbit(got) == np.signbit(m)

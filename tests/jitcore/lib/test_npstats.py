@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -193,6 +193,89 @@ def test_histogram_matches_numpy(a: np.ndarray, bins: int, lo: float, width: flo
 def test_histogram_with_edges_matches_numpy(a: np.ndarray, edges: np.ndarray) -> None:
     assert_same(histogram, a, edges)
     assert_same(histogram, a, np.sort(edges))
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray) -> None:
+    """Equal values, dtypes and signs of zeros (edges are returned to the user)."""
+    assert got.dtype == want.dtype and got.shape == want.shape
+    assert np.array_equal(got, want, equal_nan=True), (got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want)), (got, want)
+
+
+def _near_edges(draw: st.DrawFn, lo: float, hi: float, bins: int) -> np.ndarray:
+    """Values on NumPy's edges of [lo, hi] and a few ulps either side, and some inside."""
+    edges = np.linspace(lo, hi, bins + 1)
+    steps = draw(st.lists(st.integers(-3, 3), min_size=1, max_size=4))
+    near = []
+    for k in steps:
+        moved = edges
+        for _ in range(abs(k)):
+            moved = np.nextafter(moved, np.inf if k > 0 else -np.inf)
+        near.append(moved)
+    inside = draw(hnp.arrays(np.float64, st.integers(0, 40), elements=st.floats(lo, hi)))
+    return np.concatenate([edges, *near, inside, [lo, hi]])
+
+
+@settings(max_examples=60)
+@given(
+    data=st.data(),
+    bins=st.integers(1, 300),
+    lo=st.one_of(
+        st.floats(-1e6, 1e6), st.sampled_from([0.0, -0.0, 1.0, 1e15, -1e300, 2.0**-1070])
+    ),
+    width=st.one_of(st.floats(1e-300, 1e6), st.sampled_from([1e-9, 2.0**-40, 1.0, 3.0])),
+)
+def test_histogram_bins_at_the_edges_are_numpys(
+    data: st.DataObject, bins: int, lo: float, width: float
+) -> None:
+    """`count_scaled` (a well-conditioned range) and the division path (one that is not: a
+    narrow range far from 0, many bins) both give NumPy's bins, values an ulp off an edge
+    included; the range given or taken from the data."""
+    hi = lo + width
+    if not hi > lo or not np.isfinite(hi):
+        return
+    try:
+        np.histogram(np.array([lo]), bins, (lo, hi))
+    except ValueError:  # too many bins for the range: checked elsewhere
+        return
+    a = _near_edges(data.draw, lo, hi, bins)
+    a = a[(a >= lo) & (a <= hi)] if data.draw(st.booleans()) else a
+    f = compiled(histogram_range)
+    for got, want in zip(f(a, bins, lo, hi), histogram_range(a, bins, lo, hi), strict=True):
+        _same_bits(got, want)
+    if a.size and np.isfinite(a).all() and a.max() > a.min():
+        for got, want in zip(compiled(histogram)(a, bins), histogram(a, bins), strict=True):
+            _same_bits(got, want)
+
+
+@settings(max_examples=150)
+@given(
+    values=st.lists(
+        st.sampled_from([0.0, -0.0, 1.0, -1.0, -2.5, 3.0, np.nan, np.inf, -np.inf]),
+        min_size=0,
+        max_size=11,
+    ),
+    bins=st.integers(1, 5),
+)
+@example(values=[-1.0, -0.0, -1.0, -1.0, 0.0], bins=1)  # the first zero is in another lane
+def test_histogram_data_range_as_numpy(values: list[float], bins: int) -> None:
+    """The data's range (four minima and maxima at a time, a tail of n % 4): all equal, signed
+    zeros at either end, NaN and inf raising NumPy's ValueError, lengths 0 to 11. A last edge
+    of zero has the sign of the first zero in the data, as a sequential scan finds it (NumPy's
+    SIMD max may give the other zero: the values are equal)."""
+    a = np.array(values, dtype=np.float64)
+    f = compiled(histogram)
+    try:
+        want = histogram(a, bins)
+    except ValueError:  # NumPy's message also names the range
+        with pytest.raises(ValueError, match="autodetected range"):
+            f(a, bins)
+        return
+    counts, edges = f(a, bins)
+    _same_bits(counts, want[0])
+    assert np.array_equal(edges, want[1]) and edges.dtype == want[1].dtype
+    if edges[-1] == 0:
+        assert np.signbit(edges[-1]) == np.signbit(a[a == 0][0])
 
 
 # --- interp, average ----------------------------------------------------------------------

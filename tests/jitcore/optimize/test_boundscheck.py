@@ -16,6 +16,7 @@ from jitcore.ir.printer import print_ir
 from jitcore.lower import lower_function
 from jitcore.optimize.bce import eliminate_bounds_checks
 from jitcore.optimize.boundscheck import drop_bounds_checks
+from jitcore.optimize.nowrap import drop_index_wrapping
 from tests.jitcore.support import assert_same_arrays
 
 
@@ -162,6 +163,37 @@ def test_noboundscheck_pass_turns_checks_into_wraps() -> None:
     assert drop_bounds_checks(fn)
     assert not _ops(fn, ir.IndexCheck) and len(_ops(fn, ir.WrapIndex)) == 2
     assert not drop_bounds_checks(fn)
+
+
+def test_nowraparound_pass_indexes_with_the_index_itself() -> None:
+    fn = parse_ir(LOOP)
+    assert drop_index_wrapping(fn)
+    text = print_ir(fn)
+    assert not _ops(fn, ir.IndexCheck) and "getitem a [i]" in text and "getitem a [k]" in text
+    assert not drop_index_wrapping(fn)
+    lower_function(fn)
+    assert "IndexError" not in print_ir(fn) and "select" not in print_ir(fn)
+
+
+def test_only_nonnegative_library_kernels_skip_the_wrap() -> None:
+    """`registry.nonnegative_kernel` compiles with wraparound=False; other library kernels and
+    user functions keep wrapping negative indices under boundscheck=False."""
+    from jitcore.lib import npsortk, npstatsk
+    from jitcore.lib.registry import kernel_dispatcher
+
+    def sort_and_diff(a):  # noqa: ANN001, ANN202
+        return np.sort(a), np.diff(a)
+
+    jit(sort_and_diff, mode="compiled")(np.arange(5.0))
+    sort = kernel_dispatcher(npsortk.intro_sort)
+    assert not sort.options.wraparound and "wrapindex" not in sort.inspect("optimize")
+    diff = kernel_dispatcher(npstatsk.diff_rows)
+    assert diff.options.wraparound and "wrapindex" in diff.inspect("optimize")
+
+    def item(a, i):  # noqa: ANN001, ANN202
+        return a[i]
+
+    assert jit(item, mode="compiled", boundscheck=False)(np.arange(3.0), -1) == 2.0
 
 
 def test_lowering_a_check_branches_to_index_error_and_a_wrap_does_not() -> None:

@@ -153,6 +153,45 @@ def test_inlining_replaces_small_callees_and_keeps_their_exceptions() -> None:
     assert g(1.5) == f(1.5) and "ncall" in g.inspect("lower")
 
 
+def test_callees_with_branches_and_loops_are_inlined() -> None:
+    """`ssa` records every block of a function in `exc_regions` (None outside `try`): that alone
+    must not keep a callee with a branch, a short-circuit or a loop from being inlined."""
+    from tests.jitcore.e2e import calls_helpers as h
+
+    def user(x, n):  # noqa: ANN001, ANN202
+        return h.before(x, 1.0) + h.total_to(n) + h.checked_div(n, 2)
+
+    f = compiled(user)
+    assert f(0.5, 5) == user(0.5, 5) and f(float("nan"), 3) == user(float("nan"), 3)
+    assert "call @" not in f.inspect("optimize").replace("call @range", "")
+
+
+def test_callees_with_try_are_not_inlined() -> None:
+    from tests.jitcore.e2e import calls_helpers as h
+
+    def user(a, b):  # noqa: ANN001, ANN202
+        return h.guarded_div(a, b) + 1
+
+    f = compiled(user)
+    assert f(7, 2) == 4 and f(7, 0) == 1
+    assert "guarded_div" in f.inspect("optimize")
+
+
+def test_inlined_callee_raises_into_the_callers_try() -> None:
+    from tests.jitcore.e2e import calls_helpers as h
+
+    def user(a, b):  # noqa: ANN001, ANN202
+        try:
+            r = h.checked_div(a, b)
+        except ZeroDivisionError:
+            r = -1
+        return r + h.checked_div(a, 1)
+
+    f = compiled(user)
+    assert f(7, 2) == user(7, 2) and f(7, 0) == user(7, 0) == 6
+    assert "checked_div" not in f.inspect("optimize")
+
+
 def test_recursive_callees_are_not_inlined() -> None:
     from tests.jitcore.e2e import calls_helpers as h
 
