@@ -2,12 +2,13 @@
 
 Loaded as a pytest plugin (`-p benchmarks.slowdown`) with `JITCHECK_SLOWDOWN=KERNEL:N`, it
 registers the pass `slowdown`, which follows every float element read from an array in the
-function named KERNEL with a chain of N additions of +0.0. Adding +0.0 changes no value (it
-only turns -0.0 into +0.0, which compares equal), and LLVM may not remove it without
-fast-math: an array element may be -0.0, and -0.0 + 0.0 is +0.0. So the redundant additions
-stay in the machine code (on a result LLVM can prove is never -0.0, such as a sum started at
-0.0, it would fold them: that is why the pass pads loads). `python -m benchmarks.gate_noise`
-uses it; the package's code is untouched.
+function named KERNEL with a chain of N additions of a zero. Adding a zero changes no value
+(+0.0 only turns -0.0 into +0.0, which compares equal), and LLVM may not remove it without
+fast-math. The zero is `float(k) * 0.0` of an int `k` the function computes first (a shape,
+say): LLVM cannot know its sign, so it cannot fold even a chain of such additions, and N
+tunes the slowdown (with the constant +0.0, `(x + 0.0) + 0.0` folds to one addition, since
+`x + 0.0` is never -0.0). `python -m benchmarks.gate_noise` uses it; the package's code is
+untouched.
 """
 
 from __future__ import annotations
@@ -26,30 +27,57 @@ PASS_NAME = "slowdown"
 ENV = "JITCHECK_SLOWDOWN"
 
 
-def redundant_additions(kernel: str, count: int) -> Pass:
-    """The pass: `count` additions of +0.0 after each float element read in `kernel`."""
+def redundant_additions(kernel: str, count: int, every: int = 1) -> Pass:
+    """The pass: `count` additions of +0.0 after every `every`-th float element read (in IR
+    order: the `every`-th, the 2 `every`-th, ...) in `kernel`; `every` tunes the slowdown below one addition
+    per read (matmul: +48% with every read padded, +25% with every other one)."""
 
     def run(fn: ir.Function) -> bool:
         if fn.name.rsplit(".", 1)[-1] != kernel:
             return False
         impl = resolve_binop("add", Operand(T.F64), Operand(T.F64), fn.loc)
-        changed = False
-        for block in fn.blocks:
-            for instr in list(block.instrs):
-                if isinstance(instr, ir.GetItem) and instr.type == T.F64:
-                    _pad(fn, block, instr, count, impl)
-                    changed = True
-        return changed
+        zero, defined = _opaque_zero(fn)
+        reads = [
+            (block, instr)
+            for block in fn.blocks
+            for instr in list(block.instrs)
+            if isinstance(instr, ir.GetItem) and instr.type == T.F64
+        ]
+        for block, instr in reads[every - 1 :: every]:
+            if block is fn.blocks[0] and block.instrs.index(instr) < defined:
+                continue  # read before the zero exists
+            _pad(fn, block, instr, count, impl, zero)
+        return bool(reads)
 
-    return Pass(PASS_NAME, run, f"{count} redundant +0.0 after each float read of {kernel}")
+    what = "each float read" if every == 1 else f"every {every}th float read"
+    return Pass(PASS_NAME, run, f"{count} redundant +0.0 after {what} of {kernel}")
 
 
-def _pad(fn: ir.Function, block: ir.Block, instr: ir.Instr, count: int, impl: object) -> None:
-    """Insert `count` additions of +0.0 after `instr`; the last one takes over its uses."""
+def _opaque_zero(fn: ir.Function) -> tuple[ir.Value, int]:
+    """`float(k) * 0.0` after the entry block's first int64 `k` (a zero whose sign LLVM
+    cannot know), and the entry position after which it exists; the constant +0.0 when the
+    entry block computes no int."""
+    entry = fn.blocks[0]
+    for at, instr in enumerate(entry.instrs):
+        if instr.type == T.I64:
+            as_float = ir.Cast(instr, name=fn.fresh_name("t"), type=T.F64)
+            mul = resolve_binop("mul", Operand(T.F64), Operand(T.F64), fn.loc)
+            zero = ir.BinOp(
+                "mul", as_float, ir.Const(0.0, type=T.F64), name=fn.fresh_name("t"),
+                type=T.F64, impl=mul,
+            )  # fmt: skip
+            entry.instrs[at + 1 : at + 1] = [as_float, zero]
+            return zero, at + 3
+    return ir.Const(0.0, type=T.F64), 0
+
+
+def _pad(
+    fn: ir.Function, block: ir.Block, instr: ir.Instr, count: int, impl: object, zero: ir.Value
+) -> None:
+    """Insert `count` additions of `zero` after `instr`; the last one takes over its uses."""
     at = block.instrs.index(instr) + 1
     pads: list[ir.BinOp] = []
     for _ in range(count):
-        zero = ir.Const(0.0, type=T.F64)
         pads.append(ir.BinOp("add", instr, zero, name=fn.fresh_name("t"), type=T.F64, impl=impl))
     if not pads:
         return
@@ -64,8 +92,15 @@ def _pad(fn: ir.Function, block: ir.Block, instr: ir.Instr, count: int, impl: ob
 def pytest_configure(config: pytest.Config) -> None:
     spec = os.environ.get(ENV, "")
     if spec:
-        kernel, _, count = spec.partition(":")
-        register_pass(redundant_additions(kernel, int(count or 1)), after="dce")
+        register_pass(parse_spec(spec), after="dce")
+
+
+def parse_spec(spec: str) -> Pass:
+    """The pass `KERNEL:N` (N additions after each float read) or `KERNEL:N/M` (after every
+    M-th) names."""
+    kernel, _, amount = spec.partition(":")
+    count, _, every = (amount or "1").partition("/")
+    return redundant_additions(kernel, int(count), int(every or 1))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
