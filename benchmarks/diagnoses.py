@@ -9,6 +9,7 @@ kernel is NumPy code) in one process; `python -m benchmarks.diagnoses` prints th
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -97,6 +98,42 @@ def sliding_dot(a: np.ndarray, q: np.ndarray) -> np.ndarray:
     return out
 
 
+def exp_chain(x: float, n: int) -> float:
+    """`x = exp(-x)` n times: each exp waits for the previous one (latency, diagnosis 3)."""
+    for _ in range(n):
+        x = math.exp(-x)
+    return x
+
+
+def exp_sum(a: np.ndarray) -> float:
+    """`math.exp` of each element summed: its OverflowError check is an exit per element, so
+    the loop runs element by element (throughput of a scalar exp)."""
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += math.exp(a[i])
+    return s
+
+
+def exp_elementwise(a: np.ndarray, out: np.ndarray) -> None:
+    """`np.exp` of each element into `out` (no exception: the loop may vectorize)."""
+    for i in range(a.shape[0]):
+        out[i] = np.exp(a[i])
+
+
+def tanh_elementwise(a: np.ndarray, out: np.ndarray) -> None:
+    """`math.tanh` of each element into `out`: `out`'s bounds check is guarded, and the
+    unchecked copy of the loop vectorizes only if LLVM unswitches a body this large."""
+    for i in range(a.shape[0]):
+        out[i] = math.tanh(a[i])
+
+
+def sqrt_elementwise(a: np.ndarray, out: np.ndarray) -> None:
+    """`math.sqrt` of each element into `out` (diagnosis 4): Python raises ValueError for a
+    negative element, so compiled code tests each one (Numba returns NaN instead)."""
+    for i in range(a.shape[0]):
+        out[i] = math.sqrt(a[i])
+
+
 @dataclass(frozen=True)
 class Diagnosis:
     """One kernel, how to build its inputs, and the jit options it is compiled with."""
@@ -151,6 +188,23 @@ DIAGNOSES = [
         {"fastmath": True},
     ),
     Diagnosis("sliding_dot", sliding_dot, lambda: (_rng().random(200_000), _rng().random(64))),
+    Diagnosis("exp_chain", exp_chain, lambda: (0.5, 1_000_000)),
+    Diagnosis("exp_sum", exp_sum, lambda: (_rng().uniform(-5.0, 5.0, 1_000_000),)),
+    Diagnosis(
+        "exp_elementwise",
+        exp_elementwise,
+        lambda: (_rng().uniform(-5.0, 5.0, 1_000_000), np.empty(1_000_000)),
+    ),
+    Diagnosis(
+        "tanh_elementwise",
+        tanh_elementwise,
+        lambda: (_rng().uniform(-5.0, 5.0, 1_000_000), np.empty(1_000_000)),
+    ),
+    Diagnosis(
+        "sqrt_elementwise",
+        sqrt_elementwise,
+        lambda: (_rng().random(1_000_000), np.empty(1_000_000)),
+    ),
 ]
 BY_NAME = {d.name: d for d in DIAGNOSES}
 

@@ -20,7 +20,7 @@ from jitcore.codegen import rtstrings
 from jitcore.codegen.excformat import emit_exc_formatted
 from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
-from jitcore.codegen.mathfns import emit_math
+from jitcore.codegen.mathfns import LATENCY_ALTERNATIVES, emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
     I1,
@@ -39,6 +39,7 @@ from jitcore.codegen.types import (
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.analysis import checked_by_raise, on_recurrences
 from jitcore.ir.markers import MISSING
 from jitcore.runtime import externs, nrt
 
@@ -69,6 +70,26 @@ class KernelGen:
         self.statuses: dict[ir.NativeCall, ll.Value] = {}  # what each kernel call returned
         self.exc_descriptors: dict[tuple[str, str], ll.GlobalVariable] = {}
         self.b = ll.IRBuilder()
+        self._latency_bound: set[ir.Instr] | None = None
+
+    def latency_bound(self, i: ir.Intrinsic) -> bool:
+        """Whether maths instruction `i` runs element by element whatever LLVM does: on a
+        loop recurrence (`x = exp(-x)`: latency decides), or tested by a branch that raises
+        (`math.exp`'s OverflowError: an exit per element). There the C library's exp beats
+        the inline one, which only wins vectorized (`mathfns.LATENCY_ALTERNATIVES`)."""
+        if self._latency_bound is None:
+            candidates = [
+                instr
+                for block in self.fn.blocks
+                for instr in block.instrs
+                if isinstance(instr, ir.Intrinsic) and instr.fn in LATENCY_ALTERNATIVES
+            ]
+            self._latency_bound = (
+                on_recurrences(self.fn, candidates) | checked_by_raise(self.fn, candidates)
+                if candidates
+                else set()
+            )
+        return i in self._latency_bound
 
     # --- driver ---------------------------------------------------------------------------
 
@@ -375,7 +396,7 @@ def _make_tuple(g: KernelGen, i: ir.MakeTuple) -> ll.Value:
 def _intrinsic(g: KernelGen, i: ir.Intrinsic) -> ll.Value:
     args = [g.value(a) for a in i.args]
     arg_types = [cast(T.Type, a.type) for a in i.args]
-    return emit_math(g.b, i.fn, args, arg_types, g.flags, i.name)
+    return emit_math(g.b, i.fn, args, arg_types, g.flags, i.name, g.latency_bound(i))
 
 
 def _load(g: KernelGen, i: ir.Load) -> ll.Value:

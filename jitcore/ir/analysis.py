@@ -73,3 +73,53 @@ def natural_loops(fn: ir.Function) -> list[tuple[ir.Block, set[ir.Block]]]:
                         body.add(node)
                         stack.extend(preds[node])
     return sorted(loops.items(), key=lambda item: -len(item[1]))
+
+
+def on_recurrences(fn: ir.Function, candidates: list[ir.Instr]) -> set[ir.Instr]:
+    """Those of `candidates` whose result flows back into their own operands (through phis):
+    each iteration of their loop waits for the previous one's result, so their latency, not
+    their throughput, is what the loop runs at (`x = exp(-x)`), and the loop cannot vectorize.
+    Found by following operands backwards from each candidate's operands."""
+    found: set[ir.Instr] = set()
+    for start in candidates:
+        seen: set[ir.Instr] = set()
+        stack = [op for op in start.operands() if isinstance(op, ir.Instr)]
+        while stack:
+            node = stack.pop()
+            if node is start:
+                found.add(start)
+                break
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.extend(op for op in node.operands() if isinstance(op, ir.Instr))
+    return found
+
+
+CHECK_DEPTH = 4  # instructions from a result to the branch that tests it (isnan, and, ...)
+
+
+def checked_by_raise(fn: ir.Function, candidates: list[ir.Instr]) -> set[ir.Instr]:
+    """Those of `candidates` whose result is tested (within `CHECK_DEPTH` instructions) by a
+    branch to a block that raises (`math.exp`'s OverflowError): the loop around them has an
+    exit that depends on every result, so it runs element by element."""
+    users: dict[ir.Value, list[ir.Instr]] = {}
+    tested: set[ir.Value] = set()
+    for block in fn.blocks:
+        for instr in block.instrs:
+            for op in instr.operands():
+                users.setdefault(op, []).append(instr)
+        term = block.terminator
+        if isinstance(term, ir.Branch) and any(
+            isinstance(succ.terminator, ir.Raise) for succ in term.successors()
+        ):
+            tested.add(term.cond)
+    found: set[ir.Instr] = set()
+    for start in candidates:
+        frontier: list[ir.Value] = [start]
+        for _ in range(CHECK_DEPTH + 1):
+            if any(v in tested for v in frontier):
+                found.add(start)
+                break
+            frontier = [u for v in frontier for u in users.get(v, ()) if not isinstance(u, ir.Phi)]
+    return found
