@@ -17,7 +17,6 @@ import tempfile
 import llvmlite.binding as llvm
 from llvmlite import ir as ll
 
-
 # Cost (in LLVM's instruction-cost units) up to which O3's loop unswitching copies a loop to
 # take a loop-invariant branch out of it. jitcore's bounds-check guards (`optimize.guards`)
 # rely on it: the guard is tested once and the copy without checks vectorizes. LLVM's default,

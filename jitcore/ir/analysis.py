@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from jitcore.ir import nodes as ir
 
 
@@ -75,7 +77,7 @@ def natural_loops(fn: ir.Function) -> list[tuple[ir.Block, set[ir.Block]]]:
     return sorted(loops.items(), key=lambda item: -len(item[1]))
 
 
-def on_recurrences(fn: ir.Function, candidates: list[ir.Instr]) -> set[ir.Instr]:
+def on_recurrences(fn: ir.Function, candidates: Sequence[ir.Instr]) -> set[ir.Instr]:
     """Those of `candidates` whose result flows back into their own operands (through phis):
     each iteration of their loop waits for the previous one's result, so their latency, not
     their throughput, is what the loop runs at (`x = exp(-x)`), and the loop cannot vectorize.
@@ -99,7 +101,7 @@ def on_recurrences(fn: ir.Function, candidates: list[ir.Instr]) -> set[ir.Instr]
 CHECK_DEPTH = 4  # instructions from a result to the branch that tests it (isnan, and, ...)
 
 
-def checked_by_raise(fn: ir.Function, candidates: list[ir.Instr]) -> set[ir.Instr]:
+def checked_by_raise(fn: ir.Function, candidates: Sequence[ir.Instr]) -> set[ir.Instr]:
     """Those of `candidates` whose result is tested (within `CHECK_DEPTH` instructions) by a
     branch to a block that raises (`math.exp`'s OverflowError): the loop around them has an
     exit that depends on every result, so it runs element by element."""
