@@ -189,20 +189,39 @@ MIN_TIME_COMPARED = 10e-6
 CONTENDED = 0.5
 
 
+# CPU time over wall time above which a timing ran on several threads (`load.cores_used`)
+THREADED = 1.2
+
+
+def _threaded(mode: str, fns: tuple[dict, ...]) -> bool:
+    """Whether `mode` or its Python reference ran on several threads: a parallel mode, or a
+    threaded library call (BLAS) seen in the CPU time a timing used."""
+    if "parallel" in mode.split("+"):
+        return True
+    for fn in fns:
+        timing = fn.get("timing") or {}
+        for key in ("python", mode):
+            cores = (timing.get(key) or {}).get("cores")
+            if cores is not None and cores > THREADED:
+                return True
+    return False
+
+
 def _contended(name: str, mode: str, old_fn: dict, new_fn: dict, result: Comparison) -> bool:
-    """Whether `mode` runs on threads and either run timed it while other processes kept
-    cores busy (`load.py`): its threads then wait for cores by however the scheduler deals
-    them, a difference no statistic of one run's rounds can tell from a regression (and
-    Python's single thread, the paired reference, is not slowed alike)."""
-    if "parallel" not in mode.split("+"):
+    """Whether `mode` (or its reference) runs on threads and either run timed it while other
+    processes kept cores busy (`load.py`): its threads then wait for cores by however the
+    scheduler deals them, a difference no statistic of one run's rounds can tell from a
+    regression (a single-threaded side of the paired ratio is not slowed alike; NumPy's and
+    SciPy's BLAS are two libraries with two thread pools)."""
+    if not _threaded(mode, (old_fn, new_fn)):
         return False
     loads = [fn.get("load") for fn in (old_fn, new_fn)]
     if not any(load is not None and load >= CONTENDED for load in loads):
         return False
     shown = " and ".join("unknown" if v is None else f"{v:.1f}" for v in loads)
     result.loaded[f"{name} [{mode}]"] = (
-        f"parallel mode timed while other processes kept {shown} cores busy (baseline and "
-        "this run): its threads waited for cores, neither speedup nor time compared"
+        f"ran on threads while other processes kept {shown} cores busy (baseline and this "
+        "run): its threads waited for cores, neither speedup nor time compared"
     )
     return True
 

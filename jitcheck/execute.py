@@ -32,7 +32,7 @@ import numpy as np
 
 from jitcheck.bench import BenchOptions, paired_rounds, speedup, time_call
 from jitcheck.compare import Outcome
-from jitcheck.load import other_load
+from jitcheck.load import cores_used, other_load
 from jitcheck.modes import Mode
 from jitcheck.values import fresh_copy
 from jitcore import ExecutionMode, JitError
@@ -241,9 +241,7 @@ class LocalExecutor:
         sink: Callable[[Any], None] | None,
         python: Outcome,
     ) -> dict[str, Any]:
-        timing = {
-            "python": time_call(self.plain, fresh_copy(args), f"{name}[python]", options, sink)
-        }
+        timing = {"python": _timed(self.plain, fresh_copy(args), f"{name}[python]", options, sink)}
         compile_stats: dict[str, Any] = {}
         errors: dict[str, str] = {}
         outcomes = {"python": python}
@@ -256,7 +254,7 @@ class LocalExecutor:
                 errors[label] = first.describe()
                 continue
             compile_stats[label] = fresh.stats().as_dict()
-            timing[label] = time_call(fresh, fresh_copy(args), f"{name}[{label}]", options, sink)
+            timing[label] = _timed(fresh, fresh_copy(args), f"{name}[{label}]", options, sink)
             timed[label] = fresh
         _add_paired_rounds(timed, timing, args, options)
         speedups = {
@@ -290,3 +288,17 @@ def _add_paired_rounds(
     samples = paired_rounds(calls, per_call, options)
     for label, data in samples.items():
         timing[label]["paired"] = data
+
+
+def _timed(
+    func: Callable[..., Any],
+    args: tuple[Any, ...],
+    name: str,
+    options: BenchOptions,
+    sink: Callable[[Any], None] | None,
+) -> dict[str, Any]:
+    """`time_call`, with `cores`: the CPU time this process used over the wall time, which is
+    above 1 when the timed code ran on several threads (prange, or a threaded BLAS)."""
+    with cores_used() as cores:
+        record = time_call(func, args, name, options, sink)
+    return record | {"cores": cores[0]}

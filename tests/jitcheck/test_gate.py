@@ -313,6 +313,17 @@ def test_a_parallel_mode_timed_beside_other_work_is_not_compared() -> None:
     contended = compare_reports(old, parallel(python, compiled * 1.3, 1.0), 0.10)
     assert not contended.failed and list(contended.loaded) == ["m.f [O3+parallel]"]
     assert "kept 0.0 and 1.0 cores busy" in contended.loaded["m.f [O3+parallel]"]
+    # a serial mode whose timing used two cores (a threaded BLAS call) counts as parallel
+    threaded = parallel(python, compiled * 1.3, 1.0)
+    fn = threaded["functions"]["m.f"]
+    fn["timing"]["O3"] = fn["timing"].pop("O3+parallel") | {"cores": 1.9}
+    fn["speedup"] = {"O3": fn["speedup"]["O3+parallel"]}
+    serial = copy.deepcopy(old)
+    sfn = serial["functions"]["m.f"]
+    sfn["timing"]["O3"] = sfn["timing"].pop("O3+parallel")
+    sfn["speedup"] = {"O3": sfn["speedup"]["O3+parallel"]}
+    blas = compare_reports(serial, threaded, 0.10)
+    assert not blas.failed and list(blas.loaded) == ["m.f [O3]"]
     free = compare_reports(old, parallel(python, compiled * 1.3, 0.1), 0.10)
     assert free.failed and not free.loaded
 
