@@ -385,7 +385,10 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
     if isinstance(t, T.Generator):
         raise UnsupportedError(
             "a np.random.Generator cannot be returned from compiled code",
-            hint="return what you drew; the Generator you passed in has advanced in place",
+            hint="make it in Python (np.random.default_rng(seed)) and pass it in: it advances "
+            "in place; return what you drew"
+            if t.owned
+            else "return what you drew; the Generator you passed in has advanced in place",
         )
     raise InternalCompilerError(f"cannot return values of type {t} to Python")
 
