@@ -21,9 +21,10 @@ no owner, as before. (A one-element array could have held the block too, but the
 would be an array's, with an array's methods, indexing and boxing; a type of its own is one
 case in `contains_array`, the refcount emitter and the cast.)
 
-Not compiled: returning such a Generator to Python (a compile-time error with a hint; pass a
-Generator in instead), seeds that are arrays or sequences, `SeedSequence` objects and bit
-generators other than PCG64 (`np.random.Generator(np.random.MT19937(s))`).
+Not compiled: returning such a Generator, to Python or to a jitted caller (the entry point
+cannot box it: a compile-time error with a hint; pass a Generator in instead), seeds that are
+arrays or sequences, `SeedSequence` objects, and bit generators other than PCG64
+(`np.random.Generator(np.random.MT19937(s))`).
 """
 
 from __future__ import annotations
