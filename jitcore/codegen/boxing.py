@@ -300,6 +300,8 @@ def _unbox(
             b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
         )
     if isinstance(t, T.Generator):
+        # A Python Generator is always typed `generator` (argtypes); a specialization taking
+        # `generator(owned)` is only ever called from compiled code, never through this wrapper.
         return rtrandom.unbox_generator(b, obj, fail)
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
