@@ -54,13 +54,16 @@ def _pointer_roots(
     fn: ir.Function, managed: set[ir.Value]
 ) -> dict[ir.Value, tuple[ir.Value, ...]]:
     """Raw pointers into an array's memory (its data pointer, addresses computed from it) keep
-    the array alive: a use of the pointer counts as a use of the array."""
+    the array alive: a use of the pointer counts as a use of the array. So does a borrowed
+    `generator` (the `bitgen_t` inside an owned Generator's block) keep its Generator."""
     roots: dict[ir.Value, tuple[ir.Value, ...]] = {}
     for block in fn.reverse_postorder():
         for instr in block.instrs:
             # the exception a failed kernel call returned is no pointer into its result (which
             # does not exist): rooting it there kept the result "live" in the `try` handler
-            if not isinstance(instr.type, T.Pointer) or isinstance(instr, ir.CallStatus):
+            # a borrowed `generator` cast from an owned one points into its block as well
+            pointer = isinstance(instr.type, T.Pointer) or instr.type == T.GENERATOR
+            if not pointer or isinstance(instr, ir.CallStatus):
                 continue
             found: list[ir.Value] = []
             for op in instr.operands():

@@ -300,6 +300,8 @@ def _unbox(
             b, obj, t, fail, lambda b2, item, item_t, f: _unbox(b2, api, item, item_t, f)
         )
     if isinstance(t, T.Generator):
+        # A Python Generator is always typed `generator` (argtypes); a specialization taking
+        # `generator(owned)` is only ever called from compiled code, never through this wrapper.
         return rtrandom.unbox_generator(b, obj, fail)
     raise InternalCompilerError(f"cannot unbox arguments of type {t}")
 
@@ -385,7 +387,10 @@ def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = T
     if isinstance(t, T.Generator):
         raise UnsupportedError(
             "a np.random.Generator cannot be returned from compiled code",
-            hint="return what you drew; the Generator you passed in has advanced in place",
+            hint="make it in Python (np.random.default_rng(seed)) and pass it in: it advances "
+            "in place; return what you drew"
+            if t.owned
+            else "return what you drew; the Generator you passed in has advanced in place",
         )
     raise InternalCompilerError(f"cannot return values of type {t} to Python")
 

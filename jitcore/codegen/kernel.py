@@ -255,6 +255,12 @@ class KernelGen:
             for i, (s, d) in enumerate(zip(src.items, dst.items)):
                 agg = b.insert_value(agg, self.cast(b.extract_value(x, i), s, d, ""), i)
             return agg
+        if isinstance(src, T.Generator) and isinstance(dst, T.Generator):
+            # a Generator made in compiled code lent to a method: its `bitgen_t`, which starts
+            # its block's data (`runtime.pcg64`); `refcount` keeps the block alive meanwhile
+            assert src.owned and not dst.owned, (src, dst)
+            slot = b.gep(x, [I32(0), I32(2)], inbounds=True, source_etype=nrt.BLOCK)
+            return b.load(slot, typ=PTR, name=name)
         if isinstance(src, T.Array) and isinstance(dst, T.Array):
             # an array of a known layout joined with others (a phi, a return): every array
             # value stores its strides, so the value is already one of layout A

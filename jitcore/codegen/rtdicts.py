@@ -166,7 +166,7 @@ def emit_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
     if isinstance(t, T.Array):
         block = b.extract_value(v, 0)
         nrt.emit_incref(b, block) if increment else nrt.emit_decref(b, block, release)
-    elif isinstance(t, T.Str):
+    elif isinstance(t, T.Str | T.Generator):  # (an owned Generator: its block holds no refs)
         nrt.emit_incref(b, v) if increment else nrt.emit_decref(b, v, release)
     elif isinstance(t, T.Dict | T.Set):
         if increment:

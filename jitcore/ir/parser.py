@@ -520,10 +520,16 @@ class _Parser:
             "ptr": T.PTR,
             "bottom": T.BOTTOM,
             "str": T.STR,
-            "generator": T.GENERATOR,
         }
         if word in simple:
             return simple[word]
+        if word == "generator":  # `generator`, or `generator(owned)`
+            if not self.accept("("):
+                return T.GENERATOR
+            if self.take("name").text != "owned":
+                raise IRParseError(f"line {self.line_no}: expected generator(owned)")
+            self.expect(")")
+            return T.OWNED_GENERATOR
         self.expect("(")
         if word == "tuple":
             return T.Tuple(tuple(self.sequence(")", self.type)))

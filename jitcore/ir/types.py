@@ -160,15 +160,21 @@ class Pointer(Type):
 
 @dataclass(frozen=True, slots=True)
 class Generator(Type):
-    """A `np.random.Generator` passed in from Python: in compiled code, the address of its bit
-    generator's C interface (`bitgen_t`), drawn from in place (`jitcore.lib.nprandomgen`)."""
+    """A `np.random.Generator`. `generator`, one passed in from Python: the address of its bit
+    generator's C interface (`bitgen_t`), borrowed for the call and drawn from in place
+    (`jitcore.lib.nprandomgen`). `generator(owned)`, one made in compiled code by
+    `np.random.default_rng`: a reference-counted runtime block holding a `bitgen_t` and its
+    PCG64 state (`jitcore.lib.nprandomrng`); its methods take the `bitgen_t` through a cast to
+    `generator`, a borrowed pointer into the block."""
+
+    owned: bool = False
 
     @property
     def name(self) -> str:
-        return "generator"
+        return "generator(owned)" if self.owned else "generator"
 
     def __repr__(self) -> str:
-        return "generator"
+        return self.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +309,7 @@ STR = Str()
 BOTTOM = Bottom()
 PTR = Pointer()
 GENERATOR = Generator()
+OWNED_GENERATOR = Generator(owned=True)
 
 SCALARS: dict[str, Scalar] = {
     t.name: t for t in (BOOL, I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, C64, C128)
@@ -327,9 +334,12 @@ def promote(a: Scalar, b: Scalar) -> Scalar:
 
 def contains_array(t: Type | None) -> bool:
     """True for values whose memory is reference counted: arrays, lists, strings, dicts, sets
-    (and their iteration views), and tuples holding any of these."""
+    (and their iteration views), Generators made in compiled code, and tuples holding any of
+    these."""
     if isinstance(t, Array | List | Str | Dict | Set | View):
         return True
+    if isinstance(t, Generator):
+        return t.owned
     if isinstance(t, Tuple):
         return any(contains_array(i) for i in t.items)
     if isinstance(t, Optional):
@@ -355,6 +365,8 @@ def parse_type(text: str) -> Type:
         return STR
     if text == "generator":
         return GENERATOR
+    if text == "generator(owned)":
+        return OWNED_GENERATOR
     if text == "bottom":
         return BOTTOM
     for head, make in _CONTAINERS.items():

@@ -31,6 +31,7 @@ from jitcore.lib import (
     nprandom,
     nprandomgd,
     nprandomgen,
+    nprandomrng,
     npsort,
     npstats,
     npufuncs,
@@ -63,6 +64,7 @@ RULE_MODULES = (
     nprandom,
     nprandomgen,
     nprandomgd,
+    nprandomrng,
     shapes,
     joining,
     creation,
@@ -138,7 +140,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "`jitcore.random.seed(s)`): after the same seed, exactly NumPy's numbers. `size` is "
         "None (a scalar), an int or a tuple of ints. Kernels in `jitcore/lib/nprandomk.py`. "
         "The `Generator.*` methods are those of a `np.random.Generator` passed in as an "
-        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`); its "
+        "argument, which they draw from in place (`jitcore/lib/nprandomgk.py`), or made in "
+        "compiled code by `np.random.default_rng(seed)` (`jitcore/lib/nprandomrng.py`); its "
         "distributions (`normal`, `gamma`, ...) call NumPy's own C functions "
         "(`jitcore/lib/nprandomgd.py`), so they are NumPy's numbers bit for bit.",
     ),
@@ -169,6 +172,7 @@ _MODULE_SECTIONS = {
     "matmul": "NumPy: linear algebra",
     "lapack": "NumPy: linear algebra",
     "nprandom": "NumPy: random numbers",
+    "nprandomrng": "NumPy: random numbers",
 }
 
 
@@ -179,7 +183,7 @@ def section_of(entry: Entry) -> str:
     if entry.kind == "attribute":
         return "Array and number attributes"
     if entry.kind == "method":
-        if entry.name.startswith("Generator."):  # a np.random.Generator passed in
+        if entry.name.startswith("Generator."):  # a np.random.Generator
             return "NumPy: random numbers"
         return "Array methods"
     prefix = entry.name.partition(".")[0] if "." in entry.name else ""

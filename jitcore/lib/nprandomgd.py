@@ -39,12 +39,8 @@ from jitcore.lib.nprandom import (
     _value,
 )
 from jitcore.lib.nprandomgdk import draw, fill_kernel, fill_type
-from jitcore.lib.nprandomgen import RANDOM_FLOAT64
-from jitcore.lib.registry import (
-    Operand,
-    Resolved,
-    register_method,
-)
+from jitcore.lib.nprandomgen import RANDOM_FLOAT64, generator_method
+from jitcore.lib.registry import Operand, Resolved
 
 Rule = Callable[[list[Operand], dict[str, Operand]], Resolved]
 
@@ -256,9 +252,9 @@ def _params_text(params: tuple[Param, ...]) -> str:
 
 
 for _method in METHODS:
-    register_method(
-        T.Generator, _method.name, params=_params_text(_method.params), notes=_method.notes
-    )(_method_rule(_method))
+    generator_method(_method.name, params=_params_text(_method.params), notes=_method.notes)(
+        _method_rule(_method)
+    )
 
 
 # --- standard_normal, standard_exponential: float64 or float32 ---------------------------------
@@ -326,17 +322,15 @@ def _without_dtype(
     return _result(args, kwargs, inner.ret, lower)
 
 
-register_method(
-    T.Generator, "random", params="size?: shape | None, dtype?: dtype", notes="float64 or float32"
+generator_method(
+    "random", params="size?: shape | None, dtype?: dtype", notes="float64 or float32"
 )(_standard_rule("random", "random_standard_uniform", RANDOM_FLOAT64))
-register_method(
-    T.Generator,
+generator_method(
     "standard_normal",
     params="size?: shape | None, dtype?: dtype",
     notes="float64 or float32; NumPy's ziggurat (its C code)",
 )(_standard_rule("standard_normal", "random_standard_normal"))
-register_method(
-    T.Generator,
+generator_method(
     "standard_exponential",
     params="size?: shape | None, dtype?: dtype, method?: const",
     notes="float64 or float32; method='zig' only",
@@ -348,8 +342,7 @@ register_method(
 HYPERGEOM_MAX = 10**9
 
 
-@register_method(
-    T.Generator,
+@generator_method(
     "hypergeometric",
     params="ngood: int, nbad: int, nsample: int, size?: shape | None",
     notes="int64 results",

@@ -1,19 +1,20 @@
-"""Methods of a `np.random.Generator` passed in from Python (`rng.integers(...)` in compiled
-code), drawing from the caller's own generator in place: see `nprandomgk` for the kernels.
+"""Methods of a `np.random.Generator` (`rng.integers(...)` in compiled code), drawing from
+the generator in place: see `nprandomgk` for the kernels.
 
 A Generator argument is the address of its bit generator's C interface (`bitgen_t`, from
 `rng.bit_generator.capsule`); the primitives call its `next_uint64`, `next_uint32` and
 `next_double` through the runtime (`jitcore.runtime.rngstate`), so after the call the Python
 object's state has advanced exactly as the same method calls in NumPy would advance it.
-Generators cannot be made inside compiled code (`np.random.default_rng` is not compiled).
+A Generator made in compiled code (`np.random.default_rng(seed)`, `nprandomrng`) owns a
+runtime block with a `bitgen_t` inside: every method rule is written for a borrowed
+`generator`, and `generator_method` registers it so that an owned receiver is cast to one.
 The other distributions (`normal`, `gamma`, ...) call NumPy's own C functions: `nprandomgd`.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-
-import numpy as np
 
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
@@ -68,6 +69,28 @@ for _func, (_symbol, _ret) in _DRAWS.items():
     register_function(_func)(_draw_rule(_symbol, _ret))
 
 
+def generator_method(*names: str, params: str = "", notes: str = "") -> Callable[[Rule], Rule]:
+    """`register_method(T.Generator, *names, ...)` for a rule written for a borrowed
+    `generator` receiver (a `bitgen_t *`). An owned receiver (a Generator made in compiled
+    code) is typed as a borrowed one and cast to it for the call: the kernels and NumPy's C
+    functions take the `bitgen_t` inside its block, and `refcount` keeps the block alive while
+    that pointer is in use. So every method has one set of kernels for both kinds."""
+
+    def wrap(rule: Rule) -> Rule:
+        @functools.wraps(rule)
+        def lending(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+            if not args or args[0].type != T.OWNED_GENERATOR:
+                return rule(args, kwargs)
+            resolved = rule([Operand(T.GENERATOR), *args[1:]], kwargs)
+            resolved.args = (T.GENERATOR, *resolved.args[1:])
+            return resolved
+
+        register_method(T.Generator, *names, params=params, notes=notes)(lending)
+        return rule
+
+    return wrap
+
+
 def _generator(args: list[Operand], what: str) -> None:
     if not args or args[0].type != T.GENERATOR:
         raise TypingError(f"{what} needs a np.random.Generator")
@@ -106,22 +129,21 @@ def _float_method(what: str, kernel: str, params: list[tuple[str, float]]) -> Ru
 
 
 RANDOM_FLOAT64 = _float_method("Generator.random", "random", [])  # nprandomgd: `random`
-register_method(T.Generator, "uniform", params="low?: real, high?: real, size?: shape | None")(
+generator_method("uniform", params="low?: real, high?: real, size?: shape | None")(
     _float_method("Generator.uniform", "uniform", [("low", 0.0), ("high", 1.0)])
 )
-register_method(
-    T.Generator, "poisson", params="lam?: real, size?: shape | None", notes="int64 results"
-)(_float_method("Generator.poisson", "poisson", [("lam", 1.0)]))
-register_method(
-    T.Generator, "binomial", params="n: int, p: real, size?: shape | None", notes="int64 results"
-)(binomial_rule("Generator.binomial", G, receiver=True))
+generator_method("poisson", params="lam?: real, size?: shape | None", notes="int64 results")(
+    _float_method("Generator.poisson", "poisson", [("lam", 1.0)])
+)
+generator_method("binomial", params="n: int, p: real, size?: shape | None", notes="int64 results")(
+    binomial_rule("Generator.binomial", G, receiver=True)
+)
 
 
 # --- integers --------------------------------------------------------------------------------
 
 
-@register_method(
-    T.Generator,
+@generator_method(
     "integers",
     params="low: int, high?: int | None, size?: shape | None, dtype?: dtype, endpoint?: bool",
     notes="scalar bounds; Lemire's method as NumPy's, for every integer dtype and bool",
@@ -176,8 +198,7 @@ def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 # --- choice, shuffle, permutation ------------------------------------------------------------
 
 
-@register_method(
-    T.Generator,
+@generator_method(
     "choice",
     params="a: int | array, size?: shape | None, replace?: bool, p?: array | None",
     notes="`a` an int or a 1-D array (no `axis`, `shuffle`); NumPy's sampling algorithms",
@@ -278,23 +299,11 @@ def _array_or_int_method(what: str, kernels: tuple[str, str, str | None]) -> Rul
     return rule
 
 
-register_method(T.Generator, "shuffle", params="x: array", notes="along the first axis")(
+generator_method("shuffle", params="x: array", notes="along the first axis")(
     _array_or_int_method("Generator.shuffle", ("shuffle", "shuffle_rows", None))
 )
-register_method(T.Generator, "permutation", params="x: int | array", notes="rows for n-D")(
+generator_method("permutation", params="x: int | array", notes="rows for n-D")(
     _array_or_int_method(
         "Generator.permutation", ("permutation", "permutation_rows", "permutation_n")
     )
 )
-
-
-@register_function(np.random.default_rng)
-def _default_rng(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-    """Not compiled (SeedSequence and PCG64 seeding are not implemented): a clear error.
-    (`np.random.default_rng` is defined outside `numpy`'s listed namespace, so this rule is
-    not listed as supported.)"""
-    raise UnsupportedError(
-        "np.random.default_rng cannot create a Generator inside compiled code",
-        hint="create it in Python (rng = np.random.default_rng(seed)) and pass it in: "
-        "compiled code draws from it in place",
-    )

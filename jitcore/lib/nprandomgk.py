@@ -1,4 +1,5 @@
-"""Library kernels of `np.random.Generator` methods on a Generator passed in from Python.
+"""Library kernels of `np.random.Generator` methods, on a Generator passed in from Python or
+made in compiled code (`nprandomrng`: lent to the kernels as the `bitgen_t` inside it).
 
 The generator (`g`, IR type `generator`) is the address of its bit generator's C interface;
 the primitives `bitgen_u64(g)`, `bitgen_u32(g)` and `bitgen_double(g)` (registered by

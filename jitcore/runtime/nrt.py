@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.runtime import excring, rngstate
+from jitcore.runtime import excring, pcg64, rngstate
 
 I1, I8, I32, I64 = ll.IntType(1), ll.IntType(8), ll.IntType(32), ll.IntType(64)
 PTR = ll.PointerType()
@@ -46,6 +46,7 @@ EXPORTS = (
     excring.RING_NEXT,
     excring.RAISE,
     *rngstate.EXPORTS,
+    *pcg64.EXPORTS,  # Generators made in compiled code
 )
 
 HEADER_BYTES = 32 + 64  # the block header, and room to align the data to 64 bytes
@@ -80,6 +81,7 @@ def runtime_module() -> ll.Module:
     _emit_capsule_destructor(module, get_pointer, release)
     excring.emit_ring(module)
     rngstate.emit(module)  # compiled code's random-number state, one per thread
+    pcg64.emit(module)  # the bit generator of `np.random.default_rng(seed)` in compiled code
     return module
 
 
