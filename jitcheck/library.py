@@ -103,6 +103,8 @@ SKIP: dict[str, str] = {
     "memory (tests/jitcore/lib/test_nprandom.py draws sizes)",
     "np.random.randn": "takes the shape, as np.random.rand",
     "np.random.permutation": "of an int, np.arange of a drawn int, as np.arange",
+    "np.random.default_rng": "a Generator cannot be returned to Python: one made in compiled "
+    "code is drawn from there (tests/jitcore/lib/test_nprandomrng.py)",
     **{
         f"np.random.{name}": "takes only a size, which is not drawn "
         "(tests/jitcore/lib/test_nprandom.py draws sizes and seeds)"
