@@ -224,6 +224,11 @@ def _flat_loop(
 def _general_loops(
     b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]
 ) -> None:
+    """The loop nest over the broadcast shape, versioned on the innermost axis: when every
+    operand and the output run along it with unit stride (`X - mu`, any broadcast along the
+    outer axes only), a copy of the nest with that stride constant runs, which LLVM
+    vectorizes; otherwise every stride is read at run time, 0 where an operand is broadcast
+    (`select(shape == 1, 0, stride)`), which no vectorizer can use."""
     ndim = len(shape)
     eff: dict[int, list[ir.Value]] = {}
     for x in inputs:
@@ -235,6 +240,55 @@ def _general_loops(
                 b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
             ]
     eff_out = L.strides_of(b, out)
+    unit = _unit_inner_stride(b, inputs, out, shape)
+    if unit is None:
+        _loop_nest(b, inputs, fn, out, shape, eff, eff_out)
+        return
+    fast, general, join = b.new_block("unitinner"), b.new_block("strided"), b.new_block("done")
+    b.branch(unit, fast, general)
+    b.position(fast)
+    inner = {
+        id(x): [*eff[id(x)][:-1], i64(L.itemsize(x.type))]
+        for x in inputs
+        if isinstance(x.type, T.Array) and x.type.ndim > 0
+    }
+    out_inner = [*eff_out[:-1], i64(L.itemsize(cast(T.Array, out.type)))]
+    _loop_nest(b, inputs, fn, out, shape, eff | inner, out_inner)
+    b.jump(join)
+    b.position(general)
+    _loop_nest(b, inputs, fn, out, shape, eff, eff_out)
+    b.jump(join)
+    b.position(join)
+
+
+def _unit_inner_stride(
+    b: LowBuilder, inputs: list[ir.Value], out: ir.Value, shape: list[ir.Value]
+) -> ir.Value | None:
+    """Whether every array operand spans the innermost axis of the broadcast shape with unit
+    stride, and the output too (None when there is no innermost axis to version)."""
+    if not shape:
+        return None
+    cond: ir.Value = ir.Const(True, type=T.BOOL)
+    for x in [*inputs, out]:
+        if not isinstance(x.type, T.Array) or x.type.ndim == 0:
+            continue
+        size = i64(L.itemsize(x.type))
+        spans = b.cmp("eq", L.shape_of(b, x, x.type.ndim - 1), shape[-1])
+        unit = b.cmp("eq", L.strides_of(b, x)[-1], size)
+        cond = b.and_(cond, b.and_(spans, unit))
+    return cond
+
+
+def _loop_nest(
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    fn: ScalarFn,
+    out: ir.Value,
+    shape: list[ir.Value],
+    eff: dict[int, list[ir.Value]],
+    eff_out: list[ir.Value],
+) -> None:
+    ndim = len(shape)
     loops: list[Loop] = []
     indices: list[ir.Value] = []
     for k in range(ndim):
