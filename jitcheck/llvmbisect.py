@@ -120,6 +120,8 @@ def _trial(
     if not data:  # the child died before reporting: a crash counts as disagreeing
         return _Trial(False, [], "")
     report = json.loads(data)
+    if "error" in report:  # the child could not compile or judge: no answer
+        return None
     return _Trial(report["agrees"], report["runs"], report["llvm_ir"])
 
 
@@ -128,33 +130,43 @@ def _child(
 ) -> None:  # pragma: no cover - runs in the forked child, reported through the pipe
     code = 1
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.dup2(devnull, 2)  # LLVM prints every pass decision, in codegen too
-        from jitcheck.execute import invoke, signature_of
-
-        trial = dispatcher.with_options(llvm_bisect_limit=limit)
-        outcome = invoke(trial, fresh_copy(args))
-        overload = trial.overload(signature_of(args))
-        texts = overload.record.texts if overload is not None else {}
-        # the symbol names the options, the limit among them: one readable name in all trials
-        symbol = overload.record.symbol if overload is not None else ""
-        name = dispatcher.py_func.__qualname__
-
-        def readable(text: str) -> str:
-            return text.replace(symbol, name) if symbol else text
-
-        report = {
-            "agrees": bool(agrees(outcome)),
-            "runs": [readable(r) for r in texts.get("llvm-passes", "").splitlines() if r],
-            "llvm_ir": readable(texts.get("llvm-opt", "")),
-        }
+        report = _child_report(dispatcher, args, agrees, limit)
+    except Exception as exc:  # noqa: BLE001 - no answer, not a disagreement
+        report = {"error": f"{type(exc).__name__}: {exc}"}
+    try:
         payload = json.dumps(report).encode()
         while payload:
             payload = payload[os.write(write, payload) :]
         code = 0
     finally:
         os._exit(code)
+
+
+def _child_report(
+    dispatcher: Any, args: tuple[Any, ...], agrees: Any, limit: int
+) -> dict[str, Any]:  # pragma: no cover - runs in the forked child
+    """Compile with the limit, run, and judge, in the child; what `_trial` reads back."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)
+    os.dup2(devnull, 2)  # LLVM prints every pass decision, in codegen too
+    from jitcheck.execute import invoke, signature_of
+
+    trial = dispatcher.with_options(llvm_bisect_limit=limit)
+    outcome = invoke(trial, fresh_copy(args))
+    overload = trial.overload(signature_of(args))
+    texts = overload.record.texts if overload is not None else {}
+    # the symbol names the options, the limit among them: one readable name in all trials
+    symbol = overload.record.symbol if overload is not None else ""
+    name = dispatcher.py_func.__qualname__
+
+    def readable(text: str) -> str:
+        return text.replace(symbol, name) if symbol else text
+
+    return {
+        "agrees": bool(agrees(outcome)),
+        "runs": [readable(r) for r in texts.get("llvm-passes", "").splitlines() if r],
+        "llvm_ir": readable(texts.get("llvm-opt", "")),
+    }
 
 
 def _read_all(fd: int, timeout: float) -> bytes | None:

@@ -132,3 +132,18 @@ def test_the_failure_message_names_the_pass_and_shows_its_ir_diff(
             "*+  t* = sub *",
         ]
     )
+
+
+def test_an_llvm_trial_that_cannot_judge_gives_no_answer() -> None:
+    """A child that raises while compiling or judging reports an error: no answer, never
+    a disagreement that would steer the bisection."""
+    from jitcheck.llvmbisect import bisect_llvm_passes
+
+    @jit(mode="compiled", fastmath=True)
+    def cancel2(x: float, y: float) -> float:
+        return (x + y) - y
+
+    def broken(outcome: Outcome) -> bool:
+        raise RuntimeError("cannot judge")
+
+    assert bisect_llvm_passes(cancel2, (1.0, 1e16), broken) is None
