@@ -39,7 +39,7 @@ from jitcore.lib.nprandom import (
     _value,
 )
 from jitcore.lib.nprandomgdk import draw, fill_kernel, fill_type
-from jitcore.lib.nprandomgen import RANDOM_FLOAT64, generator_method
+from jitcore.lib.nprandomgen import RANDOM_FLOAT64, generator_method, require_generator
 from jitcore.lib.registry import Operand, Resolved
 
 Rule = Callable[[list[Operand], dict[str, Operand]], Resolved]
@@ -219,8 +219,7 @@ def _method_rule(method: Method) -> Rule:
     names = [p.name for p in method.params]
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-        if not args or args[0].type != T.GENERATOR:
-            raise TypingError(f"{what} needs a np.random.Generator")
+        require_generator(args, what)
         where = _bind(args, kwargs, ["self", *names, "size"], what)
         for p in method.params:
             if p.default is None and p.name not in where:
@@ -274,8 +273,7 @@ def _standard_rule(name: str, function: str, float64: Rule | None = None) -> Rul
     what = f"Generator.{name}"
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-        if not args or args[0].type != T.GENERATOR:
-            raise TypingError(f"{what} needs a np.random.Generator")
+        require_generator(args, what)
         names = ["self", "size", "dtype"] + (["method"] if name == "standard_exponential" else [])
         where = _bind(args, kwargs, [*names, "out"], what)
         dtype = _float_dtype(_operand(args, kwargs, where, "dtype"), what)
@@ -349,8 +347,7 @@ HYPERGEOM_MAX = 10**9
 )
 def _hypergeometric(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     what = "Generator.hypergeometric"
-    if not args or args[0].type != T.GENERATOR:
-        raise TypingError(f"{what} needs a np.random.Generator")
+    require_generator(args, what)
     names = ["ngood", "nbad", "nsample"]
     where = _bind(args, kwargs, ["self", *names, "size"], what)
     for name in names:

@@ -91,7 +91,8 @@ def generator_method(*names: str, params: str = "", notes: str = "") -> Callable
     return wrap
 
 
-def _generator(args: list[Operand], what: str) -> None:
+def require_generator(args: list[Operand], what: str) -> None:
+    """A TypingError unless `args[0]` (the method's receiver) is a Generator."""
     if not args or args[0].type != T.GENERATOR:
         raise TypingError(f"{what} needs a np.random.Generator")
 
@@ -103,7 +104,7 @@ def _float_method(what: str, kernel: str, params: list[tuple[str, float]]) -> Ru
     names = [name for name, _ in params]
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-        _generator(args, what)
+        require_generator(args, what)
         where = _bind(args, kwargs, ["self", *names, "size"], what)
         for name in names:
             _real(_operand(args, kwargs, where, name), what, name)
@@ -150,7 +151,7 @@ generator_method("binomial", params="n: int, p: real, size?: shape | None", note
 )
 def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     what = "Generator.integers"
-    _generator(args, what)
+    require_generator(args, what)
     where = _bind(args, kwargs, ["self", "low", "high", "size", "dtype", "endpoint"], what)
     low_op = _operand(args, kwargs, where, "low")
     if low_op is None:
@@ -205,7 +206,7 @@ def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 )
 def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     what = "Generator.choice"
-    _generator(args, what)
+    require_generator(args, what)
     where = _bind(args, kwargs, ["self", "a", "size", "replace", "p"], what)
     a_op = _operand(args, kwargs, where, "a")
     if a_op is None:
@@ -275,7 +276,7 @@ def _array_or_int_method(what: str, kernels: tuple[str, str, str | None]) -> Rul
     flat, rows, of_int = kernels
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
-        _generator(args, what)
+        require_generator(args, what)
         where = _bind(args, kwargs, ["self", "x"], what)
         op = _operand(args, kwargs, where, "x")
         if op is None:
