@@ -16,7 +16,13 @@ call really ran compiled code, so no test passes by running Python against itsel
 
 from __future__ import annotations
 
+import json
+import linecache
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -125,3 +131,34 @@ def in_int64(*values: int) -> bool:
 
 
 __all__ = ["assert_ran_compiled", "assert_same", "assert_same_arrays", "compiled", "in_int64"]
+
+
+def function_from_source(
+    source: str, name: str, filename: str, namespace: dict[str, Any]
+) -> Callable[..., Any]:
+    """The function `name` defined by generated `source` in `namespace`, with the source
+    registered in linecache under `filename`: jitcore compiles from source, which a function
+    made by `exec` otherwise lacks."""
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test function
+    return namespace[name]  # type: ignore[no-any-return]
+
+
+def run_twice_on_one_cache(
+    tmp_path: Path, module_source: str, child: str, timeout: float
+) -> list[dict[str, Any]]:
+    """Write `module_source` as `kernels.py` in `tmp_path` and run the `child` script in two
+    fresh processes that share one disk cache there (the first compiles, the second should
+    load); each run's last line of output, read as JSON."""
+    (tmp_path / "kernels.py").write_text(module_source)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+    env["JITCORE_CACHE_DIR"] = str(tmp_path / "cache")
+    runs = []
+    for _ in range(2):
+        out = subprocess.run(
+            [sys.executable, "-c", child], env=env, capture_output=True, text=True, timeout=timeout
+        )
+        assert out.returncode == 0, out.stderr
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return runs

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import cmath
 import itertools
-import linecache
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +39,7 @@ from jitcheck.library import seeding
 from jitcore import ExecutionMode, jit
 from jitcore.lib import catalog
 from jitcore.lib.registry import ARG_KINDS, Entry, Param
-from tests.jitcore.support import assert_ran_compiled
+from tests.jitcore.support import assert_ran_compiled, function_from_source
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -418,10 +417,8 @@ def wrapper(entry: Entry, nargs: int) -> Callable[..., Any]:
     # random numbers: seeded, so Python (NumPy's generator) and compiled code draw one stream
     source = f"def op({', '.join(params)}):\n{seeding(entry.name)}    return {body}\n"
     filename = f"<jitcore-supported-{next(_counter)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace: dict[str, Any] = {"__op__": entry.obj, "np": np, "math": math, "cmath": cmath}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated wrapper
-    return namespace["op"]
+    return function_from_source(source, "op", filename, namespace)
 
 
 def _copy(args: tuple[Any, ...]) -> tuple[Any, ...]:

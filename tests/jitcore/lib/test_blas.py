@@ -6,10 +6,6 @@ calling BLAS in another (where SciPy lives at other addresses)."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +18,7 @@ import jitcore.lib.catalog  # noqa: F401 - every rule registered first, in the R
 from jitcore.lib import blas, matmul
 from jitcore.runtime import externs
 from tests.jitcore.lib.arrays_strategy import laid_out
-from tests.jitcore.support import compiled
+from tests.jitcore.support import compiled, run_twice_on_one_cache
 
 pytestmark = pytest.mark.skipif(not blas.available(), reason="SciPy is not installed")
 
@@ -280,19 +276,8 @@ print(json.dumps({"result": result.tolist(), "hit": kernels.product.stats().cach
 
 
 def test_cached_blas_code_links_in_another_process(tmp_path: Path) -> None:
-    (tmp_path / "kernels.py").write_text(
-        "from jitcore import jit\n\n@jit(cache=True)\ndef product(a, b):\n    return a @ b\n"
-    )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-    env["JITCORE_CACHE_DIR"] = str(tmp_path / "cache")
-    runs = []
-    for _ in range(2):
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=180
-        )
-        assert out.returncode == 0, out.stderr
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    module = "from jitcore import jit\n\n@jit(cache=True)\ndef product(a, b):\n    return a @ b\n"
+    runs = run_twice_on_one_cache(tmp_path, module, CHILD, timeout=180)
     a = np.arange(12.0).reshape(3, 4)
     assert not runs[0]["hit"] and runs[1]["hit"]
     assert runs[0]["result"] == runs[1]["result"] == (a @ a.T).tolist()

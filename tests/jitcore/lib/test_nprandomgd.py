@@ -5,11 +5,6 @@ Generator left in NumPy's state, and NumPy's errors for bad parameters and sizes
 from __future__ import annotations
 
 import itertools
-import json
-import linecache
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +16,7 @@ from hypothesis import strategies as st
 
 from jitcore import JitError, jit
 from tests.jitcore.lib.test_nprandomgen import BIT_GENERATORS, SEEDS, assert_same_stream
+from tests.jitcore.support import function_from_source, run_twice_on_one_cache
 
 _counter = itertools.count()
 
@@ -74,10 +70,7 @@ def _draws(method: str, nparams: int) -> Callable[..., Any]:
         f"    return g.{method}({params}), g.{method}({lead}n), g.{method}({lead}size=shape)\n"
     )
     filename = f"<jitcore-nprandomgd-{next(_counter)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace: dict[str, Any] = {"np": np}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test function
-    return namespace[f"draws_{method}"]  # type: ignore[no-any-return]
+    return function_from_source(source, f"draws_{method}", filename, {"np": np})
 
 
 DRAWS = {method: _draws(method, len(params)) for method, params in METHODS.items()}
@@ -249,20 +242,11 @@ print(json.dumps({"result": [float(x) for x in result], "hit": kernels.draws.sta
 
 def test_cached_code_links_numpys_functions_in_another_process(tmp_path: Path) -> None:
     """Cached object code names NumPy's functions; each process resolves them anew."""
-    (tmp_path / "kernels.py").write_text(
+    module = (
         "from jitcore import jit\n\n@jit(cache=True)\ndef draws(g, n):\n"
         "    return g.normal(1.0, 2.0, n) + g.standard_gamma(3.0, n)\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-    env["JITCORE_CACHE_DIR"] = str(tmp_path / "cache")
-    runs = []
-    for _ in range(2):
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300
-        )
-        assert out.returncode == 0, out.stderr
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    runs = run_twice_on_one_cache(tmp_path, module, CHILD, timeout=300)
     g = np.random.default_rng(7)
     expected = g.normal(1.0, 2.0, 5) + g.standard_gamma(3.0, 5)
     assert not runs[0]["hit"] and runs[1]["hit"]

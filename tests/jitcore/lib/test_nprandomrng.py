@@ -5,11 +5,6 @@ method a Generator passed in has; its memory released on every path; NumPy's err
 from __future__ import annotations
 
 import itertools
-import json
-import linecache
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +17,7 @@ from hypothesis import strategies as st
 from jitcore import JitError, jit, prange, runtime
 from tests.jitcore.lib.test_nprandomgd import METHODS
 from tests.jitcore.lib.test_nprandomgen import _outcome, _same
-from tests.jitcore.support import compiled
+from tests.jitcore.support import compiled, function_from_source, run_twice_on_one_cache
 
 _counter = itertools.count()
 EDGES = [0, 1, 2, 42, 2**31, 2**32 - 1, 2**32, 2**32 + 1, 2**62, 2**63 - 1]
@@ -76,10 +71,7 @@ def _made(method: str, nparams: int) -> Callable[..., Any]:
         f"    return g.{method}({params}), g.{method}({lead}n), g.{method}({lead}size=shape)\n"
     )
     filename = f"<jitcore-nprandomrng-{next(_counter)}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace: dict[str, Any] = {"np": np}
-    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated test function
-    return namespace[f"made_{method}"]  # type: ignore[no-any-return]
+    return function_from_source(source, f"made_{method}", filename, {"np": np})
 
 
 MADE = {method: _made(method, len(params)) for method, params in METHODS.items()}
@@ -295,21 +287,12 @@ print(json.dumps({"result": [float(x) for x in result], "hit": kernels.draws.sta
 def test_cached_code_makes_generators_in_another_process(tmp_path: Path) -> None:
     """Cached object code names the runtime's PCG64 seeding; the bitgen_t's function pointers
     are filled in by the process that runs it, so a cache hit draws the same numbers."""
-    (tmp_path / "kernels.py").write_text(
+    module = (
         "import numpy as np\nfrom jitcore import jit\n\n@jit(cache=True)\ndef draws(s, n):\n"
         "    g = np.random.default_rng(s)\n"
         "    return g.normal(1.0, 2.0, n) + g.random(n)\n"
     )
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-    env["JITCORE_CACHE_DIR"] = str(tmp_path / "cache")
-    runs = []
-    for _ in range(2):
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, timeout=300
-        )
-        assert out.returncode == 0, out.stderr
-        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    runs = run_twice_on_one_cache(tmp_path, module, CHILD, timeout=300)
     g = np.random.default_rng(7)
     expected = g.normal(1.0, 2.0, 5) + g.random(5)
     assert not runs[0]["hit"] and runs[1]["hit"]

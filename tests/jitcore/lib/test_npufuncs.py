@@ -3,7 +3,6 @@ NaN/inf and broadcasting (the generic test in test_supported.py draws only a few
 
 from __future__ import annotations
 
-import linecache
 from typing import Any
 
 import numpy as np
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 
 from jitcore.lib import npufuncs
 from tests.jitcore.lib.arrays_strategy import arrays
-from tests.jitcore.support import assert_same
+from tests.jitcore.support import assert_same, function_from_source
 
 EXAMPLES = settings(max_examples=20)
 _cache: dict[str, Any] = {}
@@ -25,11 +24,7 @@ def _wrapper(name: str, nargs: int) -> Any:
     if key not in _cache:
         params = ", ".join(f"a{i}" for i in range(nargs))
         source = f"def f_{name}({params}):\n    return np.{name}({params})\n"
-        filename = f"<npufuncs-{key}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        namespace: dict[str, Any] = {"np": np}
-        exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - generated wrapper
-        _cache[key] = namespace[f"f_{name}"]
+        _cache[key] = function_from_source(source, f"f_{name}", f"<npufuncs-{key}>", {"np": np})
     return _cache[key]
 
 
