@@ -23,6 +23,8 @@ from collections.abc import Callable, Mapping
 from types import FrameType
 from typing import Any
 
+import numpy as np
+
 from jitcheck.strategies import BENCH_ELEMENTS, InputPlan, timing_input
 from jitcheck.values import fresh_copy
 
@@ -86,8 +88,6 @@ def count_lines(python: Callable[..., Any], args: tuple[Any, ...], limit: int) -
 
 
 def _has_arrays(args: tuple[Any, ...]) -> bool:
-    import numpy as np
-
     return any(
         isinstance(a, np.ndarray) or (isinstance(a, tuple) and _has_arrays(a)) for a in args
     )
