@@ -23,6 +23,7 @@ from jitcore.ir.builder import LowBuilder
 from jitcore.lib import optional
 from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lower_try import redirect_raises, typed_parts
+from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
 from jitcore.refcount import insert_refcounts
 
@@ -34,6 +35,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
     builder = LowBuilder(fn)
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
+    domains = DomainGuards(fn, guards.loop_of)
     value_map: dict[ir.Value, ir.Value] = {}
     last_block: dict[ir.Block, ir.Block] = {}
 
@@ -73,9 +75,11 @@ def lower_function(fn: ir.Function) -> ir.Function:
                 continue
             impl = instr.impl
             args, kwargs = _operands(instr)
+            builder.domain_guard = domains.guard(builder, instr, block, mapped, last_block)
             result = impl.lower(  # type: ignore[attr-defined]
                 builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}
             )
+            builder.domain_guard = None
             instr.impl = None
             if result is not None:
                 value_map[instr] = result

@@ -22,6 +22,9 @@ class LowBuilder:
         self.fn = fn
         self.block: ir.Block = fn.blocks[0] if fn.blocks else fn.new_block("entry")
         self.loc: SourceLoc = UNKNOWN_LOC
+        # While an operation's emitter runs: a bool that, when true, promises its argument
+        # passes the operation's domain check (`optimize.domainguards`), or None.
+        self.domain_guard: ir.Value | None = None
 
     # --- positioning and control flow -----------------------------------------------------
 
@@ -46,6 +49,20 @@ class LowBuilder:
         self.branch(cond, fail, cont)
         fail.terminator = ir.Raise(exc, message, loc=self.loc)
         self.position(cont)
+
+    def raise_unless_guarded(self, cond: ir.Value, exc: type, message: str) -> None:
+        """`raise_if`, skipped at run time when `domain_guard` holds (one branch on a
+        loop-invariant value, which LLVM unswitches)."""
+        guard = self.domain_guard
+        if guard is None:
+            self.raise_if(cond, exc, message)
+            return
+        check, done = self.new_block("domaincheck"), self.new_block("checked")
+        self.branch(guard, done, check)
+        self.position(check)
+        self.raise_if(cond, exc, message)
+        self.jump(done)
+        self.position(done)
 
     def native_call(self, symbol: str, args: list[ir.Value], type_: T.Type) -> ir.Value:
         """Call another kernel; if it raised, re-raise its exception from here."""

@@ -22,6 +22,7 @@ from jitcore.ir.markers import MISSING
 from jitcore.lib.layout import (
     Layout,
     allocate,
+    byte_span,
     contiguous_strides,
     data_of,
     element_ptr,
@@ -322,8 +323,8 @@ def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Valu
     def as_joined(a: ir.Value) -> ir.Value:
         return make_view(b, a, joined, data_of(b, a), shapes_of(b, a), strides_of(b, a))
 
-    lo_s, hi_s = _span(b, src)
-    lo_d, hi_d = _span(b, dest)
+    lo_s, hi_s = byte_span(b, src)
+    lo_d, hi_d = byte_span(b, dest)
     overlap = b.and_(b.cmp("lt", lo_s, hi_d), b.cmp("lt", lo_d, hi_s))
     copy_b, same_b, join = b.new_block("copy"), b.new_block("nocopy"), b.new_block("copied")
     b.branch(overlap, copy_b, same_b)
@@ -399,20 +400,6 @@ def snapshot_if_overlapping_itself(b: LowBuilder, a: ir.Value) -> ir.Value:
     b.jump(join)
     b.position(join)
     return b.phi(t, {copy_end: copied, same_end: alias})
-
-
-def _span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
-    """[low, high) byte addresses an array can touch (as integers)."""
-    t = a.type
-    assert isinstance(t, T.Array)
-    base: ir.Value = b.emit(ir.PtrToInt(data_of(b, a), type=T.I64))
-    low, high = base, b.binop("add", base, i64(itemsize(t)))
-    for s, st in zip(shapes_of(b, a), strides_of(b, a)):
-        extent = b.binop("mul", b.binop("sub", s, i64(1)), st)
-        negative = b.cmp("lt", extent, i64(0))
-        low = b.select(negative, b.binop("add", low, extent), low)
-        high = b.select(negative, high, b.binop("add", high, extent))
-    return low, high
 
 
 def copy_array(b: LowBuilder, a: ir.Value, layout: str = "C") -> ir.Value:

@@ -202,3 +202,17 @@ def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:
     for s in shapes:
         total = b.binop("mul", total, s)
     return total
+
+
+def byte_span(b: LowBuilder, a: ir.Value) -> tuple[ir.Value, ir.Value]:
+    """[low, high) byte addresses an array can touch (as integers)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    base: ir.Value = b.emit(ir.PtrToInt(data_of(b, a), type=T.I64))
+    low, high = base, b.binop("add", base, i64(itemsize(t)))
+    for s, st in zip(shapes_of(b, a), strides_of(b, a)):
+        extent = b.binop("mul", b.binop("sub", s, i64(1)), st)
+        negative = b.cmp("lt", extent, i64(0))
+        low = b.select(negative, b.binop("add", low, extent), low)
+        high = b.select(negative, high, b.binop("add", high, extent))
+    return low, high

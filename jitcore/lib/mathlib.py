@@ -44,7 +44,8 @@ def _checked_1(b: LowBuilder, fn: str, x: ir.Value, can_overflow: bool) -> ir.Va
     if fn == "sqrt":
         # The domain is known from the input alone (sqrt(-0.0) is -0.0, NaN gives NaN), and a
         # finite number's root is finite: one compare before, no check of the result.
-        b.raise_if(b.cmp("lt", x, ir.Const(0.0, type=x.type)), ValueError, DOMAIN)
+        # A scan before the loop may decide it for every element (`optimize.domainguards`).
+        b.raise_unless_guarded(b.cmp("lt", x, ir.Const(0.0, type=x.type)), ValueError, DOMAIN)
         return b.intrinsic(fn, [x], cast(T.Type, x.type))
     r = b.intrinsic(fn, [x], cast(T.Type, x.type))
     if fn in _TOTAL:
