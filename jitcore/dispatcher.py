@@ -57,6 +57,7 @@ class CompileStats:
 
 
 _SERIALS = itertools.count()
+DISPATCH_SYMBOL = "jitcore.dispatch"  # every trampoline's name, each in a library of its own
 NATIVE_CASES = 16  # signatures with tuples checked by generated code; the rest by a dict
 
 
@@ -189,16 +190,34 @@ class Dispatcher:
             self._tuple_cases.append(([_arg_check(k) for k in key], address))
         else:
             return
-        name = f"dispatch.{self.serial}"
-        table = codegen.TableRef(self._table.header_address, id(np.ndarray))
-        module = codegen.generate_dispatcher(
-            name, self._nparams, self._tuple_cases, runtime.python_mode_flag_address(), table
+        native = machine_code.link_dispatcher(
+            self._trampoline_object(),
+            DISPATCH_SYMBOL,
+            Dispatcher.__call__.__get__(self),
+            {
+                codegen.TABLE_SYMBOL: self._table.header_address,
+                codegen.PYTHON_MODE_SYMBOL: runtime.python_mode_flag_address(),
+                codegen.NDARRAY_SYMBOL: id(np.ndarray),
+            },
         )
-        native = machine_code.link_dispatcher(module, Dispatcher.__call__.__get__(self))
         # Keep every generation alive: the previous one may be on the C stack right now (it
         # called back into Python, which is compiling the new signature).
         self._dispatch_generations.append(native)
         type(self).__call__ = native.callable  # type: ignore[method-assign]
+
+    def _trampoline_object(self) -> bytes:
+        """The machine code of this dispatcher's trampoline. Without tuple cases it depends
+        only on the number of parameters: shared by all dispatchers (and processes, through
+        the disk cache), so a new function costs a link, not a compilation (10 ms before)."""
+        from jitcore import codegen
+
+        def build() -> bytes:
+            module = codegen.generate_dispatcher(DISPATCH_SYMBOL, self._nparams, self._tuple_cases)
+            return machine_code.dispatcher_object(module)
+
+        if self._tuple_cases:
+            return build()
+        return machine_code.shared_object(f"dispatch{self._nparams}", DISPATCH_SYMBOL, build)
 
     def run(self, *args: Any, mode: ExecutionMode | str | None = None, **kwargs: Any) -> Any:
         """Call once in the given mode (default: the dispatcher's own)."""

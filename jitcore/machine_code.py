@@ -104,24 +104,41 @@ class NativeFunction:
 
 def _runtime_object() -> bytes:
     """The runtime's object code; kept in the compile cache directory when that is usable."""
+    return shared_object(
+        "runtime", nrt.LIBRARY, lambda: emit_object(optimize_module(nrt.runtime_module(), 3), 3)
+    )
+
+
+_shared_objects: dict[str, bytes] = {}
+
+
+def shared_object(name: str, symbol: str, build: Callable[[], bytes]) -> bytes:
+    """Object code that depends on nothing but `name` and the environment (the host CPU,
+    LLVM, jitcore's source: `cache.environment_fingerprint`): built once per process, and kept
+    in the compile cache directory when that is usable, so a later process loads it."""
+    code = _shared_objects.get(name)
+    if code is not None:
+        return code
     # Only a cache directory that already exists and is private: the runtime never creates
     # one for a user who did not ask for caching. Entries get the cache's own checks.
     directory = cache.default_directory()
-    key = hashlib.sha256(b"runtime\0" + cache.environment_fingerprint().encode()).hexdigest()
+    key = hashlib.sha256(name.encode() + b"\0" + cache.environment_fingerprint().encode())
     usable = cache.is_private_directory(directory)
-    entry = cache.load(directory, key) if usable else None
+    entry = cache.load(directory, key.hexdigest()) if usable else None
     if entry is not None:
-        return entry.object_code
-    code = emit_object(optimize_module(nrt.runtime_module(), 3), 3)
-    if usable:
-        header = {
-            "module": "jitcore.runtime",
-            "qualname": "runtime",
-            "signature": "",
-            "symbol": nrt.LIBRARY,
-            "callees": [],
-        }
-        cache.store(directory, key, header, code)
+        code = entry.object_code
+    else:
+        code = build()
+        if usable:
+            header = {
+                "module": "jitcore.runtime",
+                "qualname": name,
+                "signature": "",
+                "symbol": symbol,
+                "callees": [],
+            }
+            cache.store(directory, key.hexdigest(), header, code)
+    _shared_objects[name] = code
     return code
 
 
@@ -144,18 +161,25 @@ METH_KEYWORDS = 0x0002
 _dispatchers = 0
 
 
-def link_dispatcher(module: object, fallback: object) -> NativeFunction:
-    """Link a generated dispatcher; `fallback` (called for any other arguments) becomes the
-    built-in function's `self`, which the generated code receives as its first argument."""
+def dispatcher_object(module: object) -> bytes:
+    """Machine code of a generated trampoline (`codegen.dispatch`): straight-line code, so
+    no optimization passes, and codegen at O1."""
+    return emit_object(optimize_module(module, 0), 1)  # type: ignore[arg-type]
+
+
+def link_dispatcher(
+    object_code: bytes, name: str, fallback: object, symbols: dict[str, int]
+) -> NativeFunction:
+    """Link a trampoline's machine code, exporting `name` and giving the addresses of the
+    symbols it imports; `fallback` (called for any other arguments) becomes the built-in
+    function's `self`, which the generated code receives as its first argument."""
     global _dispatchers
-    ref = optimize_module(module, 0)  # straight-line code: no passes
-    name = module.name  # type: ignore[attr-defined]
     with _lock:
         _dispatchers += 1
         library = f"{name}.{_dispatchers}"
-        builder = (
-            llvm.JITLibraryBuilder().add_current_process().add_object_img(emit_object(ref, 1))
-        )
+        builder = llvm.JITLibraryBuilder().add_current_process().add_object_img(object_code)
+        for symbol, address in symbols.items():
+            builder.import_symbol(symbol, address)
         tracker = builder.export_symbol(name).link(jit_engine(), library)
     address = tracker[name]
     where = _permanent_method_def(b"dispatch", address, METH_FASTCALL | METH_KEYWORDS)

@@ -24,17 +24,30 @@ from llvmlite import ir as ll
 
 from jitcore.codegen import extcalls, npdistcalls, rtdicts
 from jitcore.codegen.boxing import emit_python_entry
-from jitcore.codegen.dispatch import ArgCheck, generate_dispatcher
+from jitcore.codegen.dispatch import (
+    NDARRAY_SYMBOL,
+    PYTHON_MODE_SYMBOL,
+    TABLE_SYMBOL,
+    ArgCheck,
+    generate_dispatcher,
+)
 from jitcore.codegen.kernel import KernelGen
 from jitcore.codegen.launcher import emit_launcher
-from jitcore.codegen.typeprobe import TableRef
 from jitcore.errors import UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.options import JitOptions
 from jitcore.runtime import nrt
 
-__all__ = ["ArgCheck", "GeneratedModule", "TableRef", "generate_dispatcher", "generate_module"]
+__all__ = [
+    "NDARRAY_SYMBOL",
+    "PYTHON_MODE_SYMBOL",
+    "TABLE_SYMBOL",
+    "ArgCheck",
+    "GeneratedModule",
+    "generate_dispatcher",
+    "generate_module",
+]
 
 
 @dataclass

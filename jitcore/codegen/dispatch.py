@@ -7,6 +7,11 @@ Out: an LLVM module with one vectorcall function that checks the arguments' Pyth
      for arrays dtype number, ndim, layout, byte order and writeability) against each case in
      turn and tail-calls the first match; anything else (keywords, another arity, Python mode,
      an unknown type) goes to the fallback, the Python-level dispatcher, which compiles.
+
+The addresses that differ between dispatchers or processes (the type table's header, the
+Python-mode flag, NumPy's array type) are external symbols (`SYMBOLS`), given at link time:
+so a trampoline without cases depends only on its number of parameters, and its machine code
+is compiled once and reused by every dispatcher, even across processes (`machine_code`).
 """
 
 from __future__ import annotations
@@ -18,10 +23,16 @@ from dataclasses import dataclass
 from llvmlite import ir as ll
 
 from jitcore.codegen.boxing import NPY_ARRAY_WRITEABLE
-from jitcore.codegen.typeprobe import TableRef, probe_table
+from jitcore.codegen.typeprobe import probe_table
 from jitcore.codegen.types import I1, I8, I32, I64, NULL, PTR
 
 PY_VECTORCALL_ARGUMENTS_OFFSET = 1 << 63
+
+# The symbols a trampoline imports, by role: the header of the dispatcher's type table
+# (`typetable`), the runtime's Python-mode flag (an i32), NumPy's array type object.
+TABLE_SYMBOL = "jitcore.dispatch.table"
+PYTHON_MODE_SYMBOL = "jitcore.dispatch.python_mode"
+NDARRAY_SYMBOL = "jitcore.dispatch.ndarray"
 
 
 @dataclass(frozen=True)
@@ -43,19 +54,22 @@ def generate_dispatcher(
     name: str,
     nparams: int,
     cases: list[tuple[list[ArgCheck], int]],
-    python_mode_flag: int,
-    table: TableRef | None = None,
 ) -> ll.Module:
     """`PyObject *name(PyObject *fallback, PyObject *const *args, Py_ssize_t nargsf,
     PyObject *kwnames)`: call the entry point (by address) of the first case whose checks
-    the arguments pass, else the fallback (the Python-level dispatcher, which compiles)."""
+    the arguments pass, then the one the type table holds for the arguments' types, else the
+    fallback (the Python-level dispatcher, which compiles)."""
     module = ll.Module(name=name)
+    table, python_mode, ndarray = (
+        ll.GlobalVariable(module, I8, symbol)
+        for symbol in (TABLE_SYMBOL, PYTHON_MODE_SYMBOL, NDARRAY_SYMBOL)
+    )
     fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR, I64, PTR]), name=name)
     fallback, args, nargsf, kwnames = fn.args
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     slow = fn.append_basic_block("slow")
     nargs = b.and_(nargsf, I64(~PY_VECTORCALL_ARGUMENTS_OFFSET & ((1 << 64) - 1)))
-    flag = b.load(b.inttoptr(I64(python_mode_flag), PTR), typ=I32)
+    flag = b.load(python_mode, typ=I32)
     simple = b.and_(
         b.and_(b.icmp_unsigned("==", kwnames, NULL), b.icmp_unsigned("==", nargs, I64(nparams))),
         b.icmp_signed("==", flag, I32(0)),
@@ -78,10 +92,8 @@ def generate_dispatcher(
         b.ret(b.call(target, [NULL, args, nargs], tail=True))
         current = nxt
     b.position_at_end(current)
-    if table is None:
-        b.branch(slow)
-    else:  # the signatures in the type table (`jitcore.typetable`)
-        probe_table(b, args, nparams, table, entry_t, nargs, slow)
+    ndarray_type = b.ptrtoint(ndarray, I64)
+    probe_table(b, args, nparams, table, ndarray_type, entry_t, nargs, slow)
     b.position_at_end(slow)
     vectorcall = ll.Function(
         module, ll.FunctionType(PTR, [PTR, PTR, I64, PTR]), name="PyObject_Vectorcall"

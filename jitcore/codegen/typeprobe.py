@@ -8,8 +8,6 @@ The words and the hash must stay in step with `typetable.key_words` / `hash_word
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from llvmlite import ir as ll
 
 from jitcore.codegen.boxing import NPY_ARRAY_WRITEABLE
@@ -26,35 +24,29 @@ NPY_ARRAY_C_CONTIGUOUS = 0x1
 NPY_ARRAY_F_CONTIGUOUS = 0x2
 
 
-@dataclass(frozen=True)
-class TableRef:
-    """Where the table's header lives and what an ndarray's type is, both by address."""
-
-    header_address: int
-    ndarray_type_address: int
-
-
 def probe_table(
     b: ll.IRBuilder,
     args: ll.Value,
     nparams: int,
-    table: TableRef,
+    header: ll.Value,
+    ndarray_type: ll.Value,
     entry_t: ll.FunctionType,
     nargs: ll.Value,
     miss: ll.Block,
 ) -> None:
-    """Emit the lookup; the builder's block ends (a tail call or a branch to `miss`)."""
+    """Emit the lookup in the table whose header `header` points to (`ndarray_type`: the
+    address of NumPy's array type, an i64); the builder's block ends (a tail call or a branch
+    to `miss`)."""
     fn = b.function
     words: list[ll.Value] = []
     for i in range(nparams):
         obj = b.load(b.gep(args, [I64(i)], source_etype=PTR), typ=PTR)
         ob_type = _field(b, obj, 8, I64)
-        words += [ob_type, _second_word(b, obj, ob_type, table.ndarray_type_address)]
+        words += [ob_type, _second_word(b, obj, ob_type, ndarray_type)]
     h: ll.Value = I64(0)
     for word in words:
         h = b.mul(b.xor(h, word), _u64(MIX))
         h = b.xor(h, b.lshr(h, I64(29)))
-    header = b.inttoptr(I64(table.header_address), PTR)
     mask = b.load(header, typ=I64)
     base = b.load(b.gep(header, [I64(1)], source_etype=I64), typ=PTR)
     first = b.and_(h, mask)
@@ -93,7 +85,7 @@ def _field(b: ll.IRBuilder, obj: ll.Value, offset: int, typ: ll.Type) -> ll.Valu
     return b.load(b.gep(obj, [I64(offset)], source_etype=I8), typ=typ)
 
 
-def _second_word(b: ll.IRBuilder, obj: ll.Value, ob_type: ll.Value, ndarray: int) -> ll.Value:
+def _second_word(b: ll.IRBuilder, obj: ll.Value, ob_type: ll.Value, ndarray: ll.Value) -> ll.Value:
     """0 for a non-array; for an ndarray its dtype number, ndim and layout, or NEVER for an
     array compiled code must not get (read-only, non-native byte order). Array fields are
     read only after the type check."""
@@ -101,7 +93,7 @@ def _second_word(b: ll.IRBuilder, obj: ll.Value, ob_type: ll.Value, ndarray: int
     start = b.block
     array = fn.append_basic_block("word.array")
     done = fn.append_basic_block("word.done")
-    b.cbranch(b.icmp_unsigned("==", ob_type, I64(ndarray)), array, done)
+    b.cbranch(b.icmp_unsigned("==", ob_type, ndarray), array, done)
 
     b.position_at_end(array)
     ndim = b.zext(_field(b, obj, 24, I32), I64)

@@ -311,3 +311,45 @@ def test_a_callee_default_compiled_code_cannot_pass_is_an_unsupported_error() ->
 
 def test_a_callee_string_default_is_passed_as_a_string() -> None:
     assert jit(mode="compiled")(calls_ranked)(np.arange(3.0)) == (0.0, 1.0)
+
+
+def mul(a, b):  # noqa: ANN001, ANN201
+    return a * b
+
+
+def test_dispatchers_share_one_trampoline_and_keep_their_own_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A trampoline without tuple cases is compiled once per number of parameters; each
+    dispatcher links it against its own type table, so the two below never mix up."""
+    from jitcore import machine_code
+
+    jit(add, mode="compiled")(1, 2)  # the two-parameter trampoline exists now
+    built = []
+    real = machine_code.dispatcher_object
+    monkeypatch.setattr(machine_code, "dispatcher_object", lambda m: built.append(m) or real(m))
+    f, g = jit(add, mode="compiled"), jit(mul, mode="compiled")
+    for x, y in [(3, 4), (2.5, 4.0), (np.arange(3.0), 2.0), (True, 3)]:
+        assert_equivalent(f(x, y), add(x, y))
+        assert_equivalent(g(x, y), mul(x, y))
+    assert_equivalent(f((1, 2), (3,)), (1, 2, 3))  # tuples: a trampoline with checks of its own
+    assert len(f.signatures) == 5 and len(g.signatures) == 4
+    assert len(built) == 1  # only the trampoline with a tuple case was compiled
+
+
+def test_a_trampoline_comes_from_the_disk_cache_in_a_new_process(tmp_path) -> None:  # noqa: ANN001
+    """With a cache directory, a second process links the trampoline's cached machine code."""
+    from tests.jitcore.support import run_twice_on_one_cache
+
+    module = "from jitcore import jit\n\n\n@jit(cache=True)\ndef inc(x):\n    return x + 1\n"
+    child = (
+        "import json, jitcore.machine_code as mc\n"
+        "built = []\n"
+        "real = mc.dispatcher_object\n"
+        "mc.dispatcher_object = lambda m: built.append(1) or real(m)\n"
+        "import kernels\n"
+        "print(json.dumps({'result': kernels.inc(41), 'built': len(built)}))\n"
+    )
+    first, second = run_twice_on_one_cache(tmp_path, module, child, timeout=120)
+    assert first == {"result": 42, "built": 1}
+    assert second == {"result": 42, "built": 0}
