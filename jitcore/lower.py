@@ -10,7 +10,8 @@ Out: low IR: only the machine-level classes of `ir.LOW_IR`, which `codegen` maps
      option changes what `lower` writes: bounds checks were decided in `optimize`, fast-math
      is `codegen`'s.
 Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
-     expanded predecessor; every array reference is balanced (`refcount`).
+     expanded predecessor; every array reference is balanced (`refcount`); identical raising
+     blocks are one (`raisemerge`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
+from jitcore.raisemerge import merge_identical_raises
 from jitcore.refcount import insert_refcounts
 
 # Instructions that are already low level after typeinfer.
@@ -97,6 +99,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
+    merge_identical_raises(fn)
     return fn
 
 
