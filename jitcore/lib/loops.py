@@ -140,7 +140,9 @@ def elementwise(
             _flat_loops(b, inputs, fn, out, L.size_of(b, shape))
             b.jump(join)
             b.position(general)
-            _general_loops(b, inputs, fn, out, shape)
+            # In one dimension an operand here has a different length, one, so it cannot run
+            # along the axis with unit stride: no unit-stride copy of the loop.
+            _general_loops(b, inputs, fn, out, shape, version_inner=ndim > 1)
             b.jump(join)
             b.position(join)
     else:
@@ -222,7 +224,12 @@ def _flat_loop(
 
 
 def _general_loops(
-    b: LowBuilder, inputs: list[ir.Value], fn: ScalarFn, out: ir.Value, shape: list[ir.Value]
+    b: LowBuilder,
+    inputs: list[ir.Value],
+    fn: ScalarFn,
+    out: ir.Value,
+    shape: list[ir.Value],
+    version_inner: bool = True,
 ) -> None:
     """The loop nest over the broadcast shape, versioned on the innermost axis: when every
     operand and the output run along it with unit stride (`X - mu`, any broadcast along the
@@ -240,7 +247,7 @@ def _general_loops(
                 b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
             ]
     eff_out = L.strides_of(b, out)
-    unit = _unit_inner_stride(b, inputs, out, shape)
+    unit = _unit_inner_stride(b, inputs, out, shape) if version_inner else None
     if unit is None:
         _loop_nest(b, inputs, fn, out, shape, eff, eff_out)
         return
