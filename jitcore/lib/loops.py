@@ -11,7 +11,7 @@ Layer: depends on `layout`; `arrays`, `ufuncs`, `reductions` and `optimize.fusio
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -107,9 +107,16 @@ def elementwise(
     out_dtype: T.Scalar,
     fn: ScalarFn,
     out: ir.Value | None = None,
+    full: Sequence[ir.Value] = (),
 ) -> ir.Value:
     """Compute `fn` over the broadcast of `inputs` (arrays and scalars) into `out` (allocated
-    C-contiguous when None). Returns the output array (a new reference if allocated here)."""
+    C-contiguous when None). Returns the output array (a new reference if allocated here).
+
+    `full`: inputs known to have `out`'s shape (the destination of `a += b` read as an
+    operand): they are addressed with their own strides, not broadcast ones, so that where they
+    are `out` itself LLVM sees each element read and written at one address and vectorizes
+    without a run-time overlap test (that test failed for every in-place update, which then
+    ran scalar: `X -= mu` was 0.29x Numba)."""
     arrays = [x for x in inputs if isinstance(x.type, T.Array)]
     ndim = max([a.type.ndim for a in arrays] + ([out.type.ndim] if out is not None else []) + [0])  # type: ignore[union-attr]
     shape = _broadcast_shape(b, arrays, ndim, out)
@@ -128,7 +135,7 @@ def elementwise(
             for k in range(ndim):
                 same = b.and_(same, b.cmp("eq", L.shape_of(b, a, k), shape[k]))
         if isinstance(same, ir.Const) and not same.value:
-            _general_loops(b, inputs, fn, out, shape)
+            _general_loops(b, inputs, fn, out, shape, full)
         else:
             flat, general, join = (
                 b.new_block("flat"),
@@ -142,11 +149,11 @@ def elementwise(
             b.position(general)
             # In one dimension an operand here has a different length, one, so it cannot run
             # along the axis with unit stride: no unit-stride copy of the loop.
-            _general_loops(b, inputs, fn, out, shape, version_inner=ndim > 1)
+            _general_loops(b, inputs, fn, out, shape, full, version_inner=ndim > 1)
             b.jump(join)
             b.position(join)
     else:
-        _general_loops(b, inputs, fn, out, shape)
+        _general_loops(b, inputs, fn, out, shape, full)
     return out
 
 
@@ -229,6 +236,7 @@ def _general_loops(
     fn: ScalarFn,
     out: ir.Value,
     shape: list[ir.Value],
+    full: Sequence[ir.Value] = (),
     version_inner: bool = True,
 ) -> None:
     """The loop nest over the broadcast shape, versioned on the innermost axis: when every
@@ -243,6 +251,9 @@ def _general_loops(
             offset = ndim - x.type.ndim
             strides = L.strides_of(b, x)
             shapes = L.shapes_of(b, x)
+            if any(x is y for y in full):
+                eff[id(x)] = strides
+                continue
             eff[id(x)] = [i64(0)] * offset + [
                 b.select(b.cmp("eq", s, i64(1)), i64(0), st) for s, st in zip(shapes, strides)
             ]

@@ -68,13 +68,18 @@ def into(
         target = kw["out"] if "out" in kw else v[nin]
         if tupled:
             target = b.extract(target, 0)
-        inputs = recipe.prepare(b, v[:nin])
-        inputs = [
-            A.copy_if_overlapping(b, x, target) if isinstance(x.type, T.Array) else x
-            for x in inputs
-        ]
+        inputs, full = [], []
+        for x in recipe.prepare(b, v[:nin]):
+            if x is target:  # `np.add(a, b, out=a)`: read in place, as `a += b` is
+                x = A.snapshot_if_overlapping_itself(b, x)
+                full.append(x)
+            elif isinstance(x.type, T.Array):
+                x = A.copy_if_overlapping(b, x, target)
+            inputs.append(x)
         dtype = out_t.dtype
-        elementwise(b, inputs, dtype, lambda bb, xs: bb.cast(recipe.fn(bb, xs), dtype), out=target)
+        elementwise(
+            b, inputs, dtype, lambda bb, xs: bb.cast(recipe.fn(bb, xs), dtype), target, full
+        )
         return L.make_view(
             b, target, out_t, L.data_of(b, target), L.shapes_of(b, target), L.strides_of(b, target)
         )

@@ -321,7 +321,7 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
         # a destination whose elements share memory is read from a copy (NumPy buffers it)
         source = A.snapshot_if_overlapping_itself(bb, dest)
         fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
-        elementwise(bb, [source, other], target.dtype, fn, out=dest)
+        elementwise(bb, [source, other], target.dtype, fn, out=dest, full=[source])
         return A.make_view(
             bb, dest, target, A.data_of(bb, dest), A.shapes_of(bb, dest), A.strides_of(bb, dest)
         )

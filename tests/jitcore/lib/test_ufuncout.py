@@ -119,3 +119,43 @@ def test_a_cast_same_kind_forbids_is_a_typing_error() -> None:
         add_into(a, a, out)
     with pytest.raises(TypingError, match="same_kind"):
         compiled(add_into)(a, a, out)
+
+
+def subtract_from_itself(a, b):
+    return np.subtract(a, b, a)
+
+
+def multiply_by_itself(a):
+    return np.multiply(a, a, out=a)
+
+
+def isub_rows(a, b):
+    a -= b
+    return a
+
+
+def isub_reversed_self(a):
+    a -= a[::-1]
+    return a
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rows=st.integers(0, 5),
+    cols=st.integers(0, 5),
+    layout=st.sampled_from(["C", "F", "strided", "reversed"]),
+    broadcast=st.booleans(),
+    seed=st.integers(0, 99),
+)
+def test_out_that_is_an_input_is_updated_in_place(
+    rows: int, cols: int, layout: str, broadcast: bool, seed: int
+) -> None:
+    """`np.subtract(a, b, a)` and `a -= b` read `a` where they write it (vectorized without a
+    copy since the element is read before it is written), in every layout."""
+    rng = np.random.default_rng(seed)
+    values = rng.standard_normal((rows, cols))
+    b = rng.standard_normal(cols) if broadcast else rng.standard_normal((rows, cols))
+    _same(subtract_from_itself, lambda: (laid_out(values, layout), b))
+    _same(multiply_by_itself, lambda: (laid_out(values, layout),))
+    _same(isub_rows, lambda: (laid_out(values, layout), b))
+    _same(isub_reversed_self, lambda: (laid_out(values, layout),))
