@@ -56,6 +56,13 @@ def broadcast_center(X: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return (X - mu) * 0.5
 
 
+def center_in_place(X: np.ndarray, mu: np.ndarray) -> np.ndarray:
+    """Rows minus a vector, in place: the destination is read where it is written, which
+    LLVM's run-time overlap test took for a conflict (the loop ran scalar until session 6)."""
+    X -= mu
+    return X
+
+
 def column_sums_of_view(X: np.ndarray) -> np.ndarray:
     """A reduction along axis 0 of a strided view."""
     return np.sum(X[:, ::2], axis=0)
@@ -161,6 +168,12 @@ DIAGNOSES = [
     Diagnosis(
         "broadcast_center",
         broadcast_center,
+        lambda: (_rng().random((2000, 500)), _rng().random(500)),
+        numpy_code=True,
+    ),
+    Diagnosis(
+        "center_in_place",
+        center_in_place,
         lambda: (_rng().random((2000, 500)), _rng().random(500)),
         numpy_code=True,
     ),
