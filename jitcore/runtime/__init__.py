@@ -31,6 +31,18 @@ def live_blocks() -> int:
     return ctypes.c_int64.from_address(_addresses()[nrt.LIVE_BLOCKS]).value
 
 
+def trim_spare_blocks() -> None:
+    """Free the freed blocks the runtime keeps for reuse (at most `nrt.SPARE_SLOTS` blocks
+    of 1 to 32 MiB each): their memory goes back to the allocator."""
+    ctypes.CFUNCTYPE(None)(_addresses()[nrt.TRIM])()
+
+
+def spare_blocks() -> list[int]:
+    """The addresses of the blocks held for reuse (0 for an empty slot): for tests."""
+    slots = (ctypes.c_void_p * nrt.SPARE_SLOTS).from_address(_addresses()[nrt.SPARE])
+    return [slot or 0 for slot in slots]
+
+
 def set_python_mode(on: bool) -> None:
     """Make every native dispatcher hand its calls to Python (see `dispatcher.python_mode`)."""
     flag = ctypes.c_int32.from_address(_addresses()[nrt.PYTHON_MODE])

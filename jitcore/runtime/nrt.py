@@ -7,6 +7,13 @@ blocks (see `jitcore.refcount`); the last decref frees the data, or releases the
 Large blocks are aligned to 2 MiB and advised as huge pages, as NumPy does, so that filling a new
 80 MB array does not pay for tens of thousands of page faults.
 
+Freed blocks of 1 to 32 MiB of data are kept in a few spare slots (`SPARE_SLOTS`) and handed
+out again to an allocation they fit: with two such arrays alive at once, glibc's malloc gave
+their memory back to the OS at every free (it trims the top of its heap), and each call of a
+kernel that makes temporaries faulted all their pages in again (`np.cumsum(x[::-1])` of 10^6
+floats: 2.6 ms, 0.76 ms with the spares). At most `SPARE_SLOTS` blocks (128 MiB) stay held;
+`trim_spare_blocks()` frees them.
+
 This module emits the runtime as LLVM IR once per process; `machine_code` links it as the JIT
 library every kernel links against. Like `codegen`, it touches llvmlite's IR builder.
 """
@@ -32,7 +39,11 @@ LIVE_BLOCKS = "jitcore_rt_live_blocks"
 NUMPY_API = "jitcore_rt_numpy_api"
 PYTHON_MODE = "jitcore_rt_python_mode"
 NUM_THREADS = "jitcore_rt_num_threads"  # i64: how many threads a prange loop uses
+SPARE = "jitcore_rt_spare_blocks"  # [SPARE_SLOTS x ptr]: freed blocks kept for reuse
+TRIM = "jitcore_rt_trim_spare_blocks"
 EXPORTS = (
+    TRIM,
+    SPARE,
     NUM_THREADS,
     ALLOC,
     WRAP,
@@ -49,11 +60,16 @@ EXPORTS = (
     *pcg64.EXPORTS,  # Generators made in compiled code
 )
 
-HEADER_BYTES = 32 + 64  # the block header, and room to align the data to 64 bytes
+# The block header, the capacity of its allocation (an i64 after it), room to align the data.
+HEADER_BYTES = 32 + 8 + 64
+CAPACITY_OFFSET = 32
 HEADER_MAX = (1 << 63) - 1 - HEADER_BYTES  # the largest `nbytes` whose total fits in int64
 HUGE_THRESHOLD = 4 << 20  # NumPy advises huge pages from 4 MiB
 HUGE_ALIGN = 2 << 20
 MADV_HUGEPAGE = 14
+SPARE_SLOTS = 4
+SPARE_MIN = 1 << 20  # blocks of this many bytes of data up to SPARE_MAX are kept when freed
+SPARE_MAX = 32 << 20
 
 
 def runtime_module() -> ll.Module:
@@ -67,6 +83,9 @@ def runtime_module() -> ll.Module:
     python_mode.initializer = ll.Constant(I32, 0)
     threads = ll.GlobalVariable(module, I64, name=NUM_THREADS)
     threads.initializer = ll.Constant(I64, 1)  # set when the runtime is linked
+    spare_t = ll.ArrayType(PTR, SPARE_SLOTS)
+    spare = ll.GlobalVariable(module, spare_t, name=SPARE)
+    spare.initializer = ll.Constant(spare_t, None)
     malloc = ll.Function(module, ll.FunctionType(PTR, [I64]), name="malloc")
     free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
     madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
@@ -75,9 +94,10 @@ def runtime_module() -> ll.Module:
     get_pointer = ll.Function(
         module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer"
     )
-    _emit_alloc(module, malloc, madvise)
+    _emit_alloc(module, malloc, free, madvise)
     _emit_wrap(module, malloc, incref_py)
     release = _emit_release(module, free, decref_py)
+    _emit_trim(module, free)
     _emit_capsule_destructor(module, get_pointer, release)
     excring.emit_ring(module)
     rngstate.emit(module)  # compiled code's random-number state, one per thread
@@ -95,26 +115,48 @@ def _bump(b: ll.IRBuilder, module: ll.Module, name: str, delta: ll.Value) -> Non
     b.atomic_rmw("add", module.globals[name], delta, "monotonic")
 
 
-def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
+def _spare_slot(b: ll.IRBuilder, module: ll.Module, k: int) -> ll.Value:
+    spare = module.globals[SPARE]
+    return b.gep(spare, [I32(0), I32(k)], inbounds=True, source_etype=spare.value_type)
+
+
+def _is_spare_size(b: ll.IRBuilder, nbytes: ll.Value) -> ll.Value:
+    low = b.icmp_unsigned(">=", nbytes, I64(SPARE_MIN))
+    return b.and_(low, b.icmp_unsigned("<=", nbytes, I64(SPARE_MAX)))
+
+
+def _emit_alloc(module: ll.Module, malloc, free, madvise) -> None:  # noqa: ANN001
     """`alloc(nbytes) -> block` with refcount 1, or null when memory is exhausted (or
     `nbytes` is negative, or too large to add the header to: nothing wraps).
 
     One malloc holds the block header and, 64-byte aligned after it (cache lines, AVX-512),
-    the data: one allocation and one free per array. malloc's own reuse of freed large chunks
-    keeps repeated big allocations from faulting their pages in again."""
+    the data: one allocation and one free per array. A request of a spare size first takes a
+    spare block whose allocation holds it without wasting more than half (`_take_spare`)."""
     fn = ll.Function(module, ll.FunctionType(PTR, [I64]), name=ALLOC)
     nbytes = fn.args[0]
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     fail = fn.append_basic_block("fail")
     sized = fn.append_basic_block("sized")
+    fresh = fn.append_basic_block("fresh")
+    have_block = fn.append_basic_block("have_block")
     b.cbranch(b.icmp_unsigned(">", nbytes, I64(HEADER_MAX)), fail, sized)
     b.position_at_end(sized)
     total = b.add(nbytes, I64(HEADER_BYTES))
-    block = b.call(malloc, [total])
-    have_block = fn.append_basic_block("have_block")
-    b.cbranch(b.icmp_unsigned("==", block, NULL), fail, have_block)
+    found = _take_spare(b, module, free, nbytes, total, fresh)
+    found_end = b.block
+    b.branch(have_block)
+    b.position_at_end(fresh)
+    made = b.call(malloc, [total])
+    fresh_ok = fn.append_basic_block("fresh_ok")
+    b.cbranch(b.icmp_unsigned("==", made, NULL), fail, fresh_ok)
+    b.position_at_end(fresh_ok)
+    b.store(total, b.gep(made, [I64(CAPACITY_OFFSET)], inbounds=True, source_etype=I8))
+    b.branch(have_block)
     b.position_at_end(have_block)
-    first = b.add(b.ptrtoint(block, I64), I64(32 + 63))
+    block = b.phi(PTR)
+    block.add_incoming(found, found_end)
+    block.add_incoming(made, fresh_ok)
+    first = b.add(b.ptrtoint(block, I64), I64(CAPACITY_OFFSET + 8 + 63))
     data = b.inttoptr(b.and_(first, I64(~63 & ((1 << 64) - 1))), PTR)
     huge = b.icmp_unsigned(">=", nbytes, I64(HUGE_THRESHOLD))
     with b.if_then(huge):  # advise the 2 MiB-aligned interior as huge pages, as NumPy does
@@ -134,6 +176,67 @@ def _emit_alloc(module: ll.Module, malloc, madvise) -> None:  # noqa: ANN001
     b.ret(block)
     b.position_at_end(fail)
     b.ret(NULL)
+
+
+def _take_spare(
+    b: ll.IRBuilder,
+    module: ll.Module,
+    free,
+    nbytes: ll.Value,
+    total: ll.Value,
+    miss: ll.Block,  # noqa: ANN001
+) -> ll.Value:
+    """A spare block whose allocation holds `total` bytes and at most twice that, taken out
+    of its slot (an atomic exchange, so two threads never get the same block); branches to
+    `miss` when there is none. A spare that does not fit goes back to its slot, or is freed
+    if another thread filled the slot meanwhile."""
+    fn = b.function
+    found = fn.append_basic_block("spare_found")
+    first = fn.append_basic_block("spare_slot0")
+    b.cbranch(_is_spare_size(b, nbytes), first, miss)
+    b.position_at_end(first)
+    incoming: list[tuple[ll.Value, ll.Block]] = []
+    for k in range(SPARE_SLOTS):
+        slot = _spare_slot(b, module, k)
+        spare = b.atomic_rmw("xchg", slot, NULL, "acq_rel")
+        have = fn.append_basic_block(f"spare_have{k}")
+        fits = fn.append_basic_block(f"spare_fits{k}")
+        put_back = fn.append_basic_block(f"spare_back{k}")
+        nxt = fn.append_basic_block(f"spare_slot{k + 1}") if k + 1 < SPARE_SLOTS else miss
+        b.cbranch(b.icmp_unsigned("!=", spare, NULL), have, nxt)
+        b.position_at_end(have)
+        capacity = b.load(
+            b.gep(spare, [I64(CAPACITY_OFFSET)], inbounds=True, source_etype=I8), typ=I64
+        )
+        enough = b.icmp_unsigned(">=", capacity, total)
+        not_wasteful = b.icmp_unsigned("<=", capacity, b.shl(total, I64(1)))
+        b.cbranch(b.and_(enough, not_wasteful), fits, put_back)
+        b.position_at_end(fits)
+        incoming.append((spare, fits))
+        b.branch(found)
+        b.position_at_end(put_back)
+        result = b.cmpxchg(slot, NULL, spare, "acq_rel", "monotonic")
+        with b.if_then(b.not_(b.extract_value(result, 1))):
+            b.call(free, [spare])
+        b.branch(nxt)
+        if k + 1 < SPARE_SLOTS:
+            b.position_at_end(nxt)
+    b.position_at_end(found)
+    phi = b.phi(PTR)
+    for value, block in incoming:
+        phi.add_incoming(value, block)
+    return phi
+
+
+def _emit_trim(module: ll.Module, free) -> None:  # noqa: ANN001
+    """`trim()`: free every spare block (`jitcore.runtime.trim_spare_blocks`)."""
+    fn = ll.Function(module, ll.FunctionType(ll.VoidType(), []), name=TRIM)
+    b = ll.IRBuilder(fn.append_basic_block("entry"))
+    for k in range(SPARE_SLOTS):
+        spare = b.atomic_rmw("xchg", _spare_slot(b, module, k), NULL, "acq_rel")
+        with b.if_then(b.icmp_unsigned("!=", spare, NULL)):
+            b.call(free, [spare])
+    b.ret_void()
 
 
 def _emit_wrap(module: ll.Module, malloc, incref_py) -> None:  # noqa: ANN001
@@ -177,12 +280,20 @@ def _emit_release(module: ll.Module, free, decref_py) -> ll.Function:  # noqa: A
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     obj = b.load(_field(b, block, 3), typ=PTR)
     owned = b.icmp_unsigned("==", obj, NULL)
+    _bump(b, module, LIVE_BLOCKS, I64(-1))
     with b.if_else(owned) as (then, otherwise):
-        with then:  # the data lives in the block's own allocation
-            _bump(b, module, LIVE_BYTES, b.neg(b.load(_field(b, block, 1), typ=I64)))
+        with then:  # the data lives in the block's own allocation: maybe a spare now
+            nbytes = b.load(_field(b, block, 1), typ=I64)
+            _bump(b, module, LIVE_BYTES, b.neg(nbytes))
+            with b.if_then(_is_spare_size(b, nbytes)):
+                for k in range(SPARE_SLOTS):
+                    result = b.cmpxchg(
+                        _spare_slot(b, module, k), NULL, block, "acq_rel", "monotonic"
+                    )
+                    with b.if_then(b.extract_value(result, 1)):
+                        b.ret_void()
         with otherwise:
             b.call(decref_py, [obj])
-    _bump(b, module, LIVE_BLOCKS, I64(-1))
     b.call(free, [block])
     b.ret_void()
     return fn

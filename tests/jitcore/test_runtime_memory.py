@@ -82,3 +82,92 @@ def test_exceptions_release_live_arrays() -> None:
     assert f(5) == 0.0
     assert runtime.live_blocks() == before
     assert_ran_compiled(f, (5,))
+
+
+def drop_temporary(n):  # noqa: ANN001, ANN201
+    """A temporary of n floats, dropped before returning."""
+    tmp = np.empty(n)
+    return tmp.size
+
+
+def sized_temporaries(sizes):  # noqa: ANN001, ANN201
+    total = 0.0
+    for k in range(sizes.shape[0]):
+        tmp = np.ones(sizes[k])
+        total += tmp.sum()
+    return total
+
+
+MIB = 1 << 20
+
+
+def test_a_freed_block_of_a_spare_size_is_kept_and_handed_out_again() -> None:
+    """glibc gave freed multi-megabyte blocks back to the OS, and each new one faulted its
+    pages in again; the runtime keeps a few (`nrt.SPARE_SLOTS`) for the next allocation."""
+    f = jit(drop_temporary, mode="compiled")
+    runtime.trim_spare_blocks()
+    assert runtime.spare_blocks() == [0] * len(runtime.spare_blocks())
+    f(MIB // 8)  # 1 MiB: the smallest spare size
+    kept = [b for b in runtime.spare_blocks() if b]
+    assert len(kept) == 1
+    f(MIB // 8)  # fits the kept block: taken (else a second spare would appear), given back
+    assert [b for b in runtime.spare_blocks() if b] == kept
+    f(MIB // 8 + 1000)  # does not fit: a new block, kept beside the first
+    assert len([b for b in runtime.spare_blocks() if b]) == 2
+    runtime.trim_spare_blocks()
+    assert not any(runtime.spare_blocks())
+
+
+@pytest.mark.parametrize("n_bytes", [MIB - 8, 33 * MIB])
+def test_blocks_outside_the_spare_sizes_are_freed(n_bytes: int) -> None:
+    f = jit(drop_temporary, mode="compiled")
+    runtime.trim_spare_blocks()
+    f(n_bytes // 8)
+    assert not any(runtime.spare_blocks())
+
+
+def test_a_spare_much_larger_than_the_request_is_not_used() -> None:
+    """A 32 MiB spare stays in its slot when 2 MiB are asked for (no more than half wasted)."""
+    f = jit(drop_temporary, mode="compiled")
+    runtime.trim_spare_blocks()
+    f(32 * MIB // 8)
+    big = [b for b in runtime.spare_blocks() if b]
+    f(2 * MIB // 8)
+    now = [b for b in runtime.spare_blocks() if b]
+    assert big[0] in now and len(now) == 2
+    runtime.trim_spare_blocks()
+
+
+def test_spares_keep_live_memory_counted_and_results_right() -> None:
+    f = jit(sized_temporaries, mode="compiled")
+    sizes = np.array([2, 300_000, 131_072, 4_000_000, 300_000, 131_072, 17, 4_000_000])
+    before = runtime.live_bytes(), runtime.live_blocks()
+    for _ in range(3):
+        assert f(sizes) == float(sizes.sum())
+    assert (runtime.live_bytes(), runtime.live_blocks()) == before
+    runtime.trim_spare_blocks()
+
+
+def test_threads_take_and_return_spares_safely() -> None:
+    """Four threads allocating and freeing spare-sized arrays without the GIL: every block
+    goes to one array at a time (a block handed out twice would corrupt the sums)."""
+    import threading
+
+    f = jit(sized_temporaries, mode="compiled", nogil=True)
+    sizes = np.array([131_072, 200_000, 262_144, 150_000] * 50)
+    expected = float(sizes.sum())
+    errors: list[float] = []
+
+    def work() -> None:
+        for _ in range(5):
+            got = f(sizes)
+            if got != expected:
+                errors.append(got)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    runtime.trim_spare_blocks()
