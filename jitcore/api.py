@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable
 from typing import Any, overload
 
 from jitcore.dispatcher import Dispatcher
-from jitcore.methods import jit_module
 from jitcore.options import ExecutionMode, JitOptions, options_from_env
 from jitcore.state import Module
 
@@ -71,6 +70,8 @@ def jit(
 
     def wrap(f: Callable[..., Any]) -> Any:
         if isinstance(f, Module):  # jit(model): the Module's __call__, with its Variables
+            from jitcore.methods import jit_module  # the Module front end: only when used
+
             return jit_module(f, options)
         if getattr(f, "__jitcore_dispatcher__", False):
             f = f.py_func  # type: ignore[attr-defined]
