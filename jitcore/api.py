@@ -11,7 +11,7 @@ from typing import Any, overload
 
 from jitcore.dispatcher import Dispatcher
 from jitcore.options import ExecutionMode, JitOptions, options_from_env
-from jitcore.state import Module
+from jitcore.state import Module, set_binder
 
 __all__ = ["ExecutionMode", "JitOptions", "jit", "options_from_env"]
 
@@ -78,3 +78,15 @@ def jit(
         return Dispatcher(f, options)
 
     return wrap(func) if func is not None else wrap
+
+
+def _bind_first_method(module: Module, method: Dispatcher) -> Any:
+    """How a jitted method binds to a `Module` until `jitcore.methods` (the Module front end,
+    not imported with jitcore) is loaded: load it, and it installs its binder for good."""
+    from jitcore.methods import bound_method
+
+    set_binder(bound_method)
+    return bound_method(module, method)
+
+
+set_binder(_bind_first_method)
