@@ -183,7 +183,7 @@ class Dispatcher:
         costs the same for every signature. A signature with tuple arguments is checked by
         generated code, item by item, for the first `NATIVE_CASES` of them (later ones come
         back to the Python-level lookup); only then is the trampoline generated again."""
-        from jitcore import codegen, machine_code, runtime
+        from jitcore import machine_code, runtime
         from jitcore.pipeline import Overload
 
         if not isinstance(target, Overload) or target.native is None or self._varargs:
@@ -204,9 +204,9 @@ class Dispatcher:
             DISPATCH_SYMBOL,
             Dispatcher.__call__.__get__(self),
             {
-                codegen.TABLE_SYMBOL: self._table.header_address,
-                codegen.PYTHON_MODE_SYMBOL: runtime.python_mode_flag_address(),
-                codegen.NDARRAY_SYMBOL: id(np.ndarray),
+                typetable.TABLE_SYMBOL: self._table.header_address,
+                typetable.PYTHON_MODE_SYMBOL: runtime.python_mode_flag_address(),
+                typetable.NDARRAY_SYMBOL: id(np.ndarray),
             },
         )
         # Keep every generation alive: the previous one may be on the C stack right now (it
@@ -217,10 +217,13 @@ class Dispatcher:
     def _trampoline_object(self) -> bytes:
         """The machine code of this dispatcher's trampoline. Without tuple cases it depends
         only on the number of parameters: shared by all dispatchers (and processes, through
-        the disk cache), so a new function costs a link, not a compilation (10 ms before)."""
-        from jitcore import codegen
+        the disk cache), so a new function costs a link, not a compilation (10 ms before), and
+        a process whose kernels all come from the disk cache never imports `codegen`."""
+        from jitcore import machine_code
 
         def build() -> bytes:
+            from jitcore import codegen
+
             module = codegen.generate_dispatcher(DISPATCH_SYMBOL, self._nparams, self._tuple_cases)
             return machine_code.dispatcher_object(module)
 
