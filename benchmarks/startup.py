@@ -11,6 +11,7 @@ they import, runs them, and parses `python -X importtime`.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import re
@@ -123,13 +124,24 @@ def write_module(directory: Path, impl: str) -> Path:
 
 def clean_env(**extra: str) -> dict[str, str]:
     """The environment of a fresh process: no jitcore or Numba settings inherited from this
-    one (the test suite turns the IR verifier on), the verifier off, then `extra`."""
+    one (the test suite turns the IR verifier on), the verifier off, the jitcore this process
+    would import (a worktree on PYTHONPATH, not the editable install), then `extra`."""
     env = {
         k: v for k, v in os.environ.items() if not k.startswith(("JITCORE_", "NUMBA_", "PYTHON"))
     }
     env["JITCORE_DEBUG"] = "0"
+    env["PYTHONPATH"] = _jitcore_root()
     env.update(extra)
     return env
+
+
+def _jitcore_root() -> str:
+    """The directory holding the `jitcore` package this process would import (found, not
+    imported: the children time that import)."""
+    spec = importlib.util.find_spec("jitcore")
+    if spec is None or spec.origin is None:
+        return ""
+    return str(Path(spec.origin).resolve().parents[1])
 
 
 def run_python(

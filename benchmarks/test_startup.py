@@ -121,8 +121,9 @@ IMPORTS = ["numpy", "jitcore", "jitcore.dispatcher", "numba"]  # NumPy: the floo
 @pytest.mark.parametrize("module", IMPORTS)
 def test_import_time(benchmark: Any, module: str) -> None:
     """`import X` in a fresh process, and where its time goes: the 10 slowest modules under
-    `-X importtime`. `import jitcore` does not import the compiler; the first `@jit` does
-    (`jitcore.dispatcher`). NumPy, which all of them import, is the floor."""
+    `-X importtime`. Neither `import jitcore` nor `jitcore.dispatcher` (what `@jit` needs)
+    imports the compiler or llvmlite: a call does. NumPy, which all of them import, is the
+    floor."""
     package = module.split(".")[0]
     _require(package)
     benchmark.group = "import"

@@ -10,9 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any, overload
 
 from jitcore.dispatcher import Dispatcher
-from jitcore.methods import jit_module
 from jitcore.options import ExecutionMode, JitOptions, options_from_env
-from jitcore.state import Module
+from jitcore.state import Module, set_binder
 
 __all__ = ["ExecutionMode", "JitOptions", "jit", "options_from_env"]
 
@@ -71,9 +70,23 @@ def jit(
 
     def wrap(f: Callable[..., Any]) -> Any:
         if isinstance(f, Module):  # jit(model): the Module's __call__, with its Variables
+            from jitcore.methods import jit_module  # the Module front end: only when used
+
             return jit_module(f, options)
         if getattr(f, "__jitcore_dispatcher__", False):
             f = f.py_func  # type: ignore[attr-defined]
         return Dispatcher(f, options)
 
     return wrap(func) if func is not None else wrap
+
+
+def _bind_first_method(module: Module, method: Dispatcher) -> Any:
+    """How a jitted method binds to a `Module` until `jitcore.methods` (the Module front end,
+    not imported with jitcore) is loaded: load it, and it installs its binder for good."""
+    from jitcore.methods import bound_method
+
+    set_binder(bound_method)
+    return bound_method(module, method)
+
+
+set_binder(_bind_first_method)

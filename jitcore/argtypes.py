@@ -7,6 +7,7 @@ calls with the same functions, so the two can never disagree about what an argum
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Literal
 
 import numpy as np
@@ -179,11 +180,11 @@ def _list_key(items: list) -> object:
         return (list, None)
 
 
-_TYPE_NAMES: dict[type, T.Type] = {
-    **_PY_SCALARS,
-    **_NP_SCALARS,
-    np.random.Generator: T.GENERATOR,
-}
+@functools.cache
+def _type_names() -> dict[type, T.Type]:
+    """The Python and NumPy types a signature may name. Made at first use: `np.random` is a
+    lazy submodule of NumPy's, ~10 ms to import, which a call with cached code never needs."""
+    return {**_PY_SCALARS, **_NP_SCALARS, np.random.Generator: T.GENERATOR}
 
 
 def parse_signature(signature: Any) -> tuple[T.Type, ...]:
@@ -197,8 +198,8 @@ def parse_signature(signature: Any) -> tuple[T.Type, ...]:
             out.append(item)
         elif isinstance(item, str):
             out.append(T.parse_type(item))
-        elif item in _TYPE_NAMES:
-            out.append(_TYPE_NAMES[item])
+        elif item in _type_names():
+            out.append(_type_names()[item])
         else:
             try:
                 out.append(T.from_dtype(item))

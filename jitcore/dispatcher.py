@@ -17,20 +17,26 @@ import time
 import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
-from jitcore import compilelog, machine_code, pipeline, session, typetable
+from jitcore import compilelog, typetable
 from jitcore.argtypes import parse_signature, type_key, typeof
 from jitcore.errors import JitError, JitFallbackWarning, TypingError, UnsupportedError
-from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.lib import registry
 from jitcore.lib.registry import Operand, Resolved
 from jitcore.options import ExecutionMode, JitOptions
-from jitcore.parse import ParsedFunction, parse_function
-from jitcore.pipeline import Overload
+
+if TYPE_CHECKING:
+    from jitcore.ir import nodes as ir
+    from jitcore.parse import ParsedFunction
+    from jitcore.pipeline import Overload
+
+# The compiler (session, pipeline, parse, the IR, codegen, llvmlite) is imported at the first
+# call that needs it, not here: `@jit` at import time only records the function, and a call
+# whose code comes from the disk cache imports the cache and the linker, never the stages.
 
 
 @dataclass
@@ -150,6 +156,8 @@ class Dispatcher:
         key = tuple(map(type_key, args))
         target = self._by_key.get(key)
         if target is None:
+            from jitcore import session
+
             with session.COMPILE_LOCK:  # one compile per signature, whatever the threads
                 target = self._by_key.get(key)
                 if target is None:
@@ -175,7 +183,8 @@ class Dispatcher:
         costs the same for every signature. A signature with tuple arguments is checked by
         generated code, item by item, for the first `NATIVE_CASES` of them (later ones come
         back to the Python-level lookup); only then is the trampoline generated again."""
-        from jitcore import codegen, runtime
+        from jitcore import machine_code, runtime
+        from jitcore.pipeline import Overload
 
         if not isinstance(target, Overload) or target.native is None or self._varargs:
             return  # a Python fallback, or `*args` to bind: the Python-level lookup serves it
@@ -195,9 +204,9 @@ class Dispatcher:
             DISPATCH_SYMBOL,
             Dispatcher.__call__.__get__(self),
             {
-                codegen.TABLE_SYMBOL: self._table.header_address,
-                codegen.PYTHON_MODE_SYMBOL: runtime.python_mode_flag_address(),
-                codegen.NDARRAY_SYMBOL: id(np.ndarray),
+                typetable.TABLE_SYMBOL: self._table.header_address,
+                typetable.PYTHON_MODE_SYMBOL: runtime.python_mode_flag_address(),
+                typetable.NDARRAY_SYMBOL: id(np.ndarray),
             },
         )
         # Keep every generation alive: the previous one may be on the C stack right now (it
@@ -208,10 +217,13 @@ class Dispatcher:
     def _trampoline_object(self) -> bytes:
         """The machine code of this dispatcher's trampoline. Without tuple cases it depends
         only on the number of parameters: shared by all dispatchers (and processes, through
-        the disk cache), so a new function costs a link, not a compilation (10 ms before)."""
-        from jitcore import codegen
+        the disk cache), so a new function costs a link, not a compilation (10 ms before), and
+        a process whose kernels all come from the disk cache never imports `codegen`."""
+        from jitcore import machine_code
 
         def build() -> bytes:
+            from jitcore import codegen
+
             module = codegen.generate_dispatcher(DISPATCH_SYMBOL, self._nparams, self._tuple_cases)
             return machine_code.dispatcher_object(module)
 
@@ -299,6 +311,8 @@ class Dispatcher:
     def parsed(self) -> ParsedFunction:
         """The `parse` stage's product, made once per dispatcher."""
         if self._parsed is None:
+            from jitcore.parse import parse_function
+
             start = time.perf_counter()
             parsed = parse_function(self.py_func)  # type: ignore[arg-type]
             if self._frozen:  # functions passed as arguments are compile-time constants
@@ -313,6 +327,8 @@ class Dispatcher:
         return self._parsed
 
     def _compile(self, sig: tuple[T.Type, ...]) -> Overload:
+        from jitcore import session
+
         log = compilelog.enabled()
         if log is None or registry.is_library_kernel(self.py_func) or self.options.prange_body:
             return session.compile_signature(self, sig)
@@ -382,6 +398,9 @@ class Dispatcher:
         return dataclasses.replace(resolved, args=tuple(arg_types), lower=lower, kwargs=kw_types)
 
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
+        from jitcore import session  # a callee is typed while its caller compiles
+        from jitcore.ir import nodes as ir
+
         names = self._param_names
         name = self.py_func.__name__
         frozen = {
@@ -487,6 +506,8 @@ class Dispatcher:
         """The text of a stage's output: `parse` (source as parsed), `ssa`, `typeinfer`,
         `optimize` (and `optimize:<pass>`), `lower`, `codegen` (LLVM IR), `llvm-opt`
         (optimized LLVM IR), `machine-code` (assembly)."""
+        from jitcore import pipeline, session
+
         sig = self._pick(signature)
         valid = (*pipeline.STAGES, "asm", "llvm")
         if stage not in valid and not stage.startswith("optimize:"):
@@ -504,6 +525,8 @@ class Dispatcher:
 
     def stats(self, signature: Any = None) -> CompileStats:
         """Seconds per stage (and per optimization pass) of one compiled signature."""
+        from jitcore import pipeline
+
         sig = self._pick(signature)
         record = self._overloads[sig].record
         stages = {name: record.stages.get(name, 0.0) for name in pipeline.STAGES}

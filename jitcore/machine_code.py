@@ -23,7 +23,7 @@ import llvmlite.binding as llvm
 
 from jitcore import cache
 from jitcore.llvm_opt import initialize_llvm, optimize_module, target_machine
-from jitcore.runtime import externs, nrt
+from jitcore.runtime import externs, nrt, rngstate
 from jitcore.runtime.threads import default_num_threads
 
 METH_FASTCALL = 0x0080
@@ -154,6 +154,7 @@ def runtime_symbols() -> dict[str, int]:
     addresses = {name: tracker[name] for name in nrt.EXPORTS}
     ctypes.c_void_p.from_address(addresses[nrt.NUMPY_API]).value = numpy_api_address()
     ctypes.c_int64.from_address(addresses[nrt.NUM_THREADS]).value = default_num_threads()
+    rngstate.count_forks(addresses[rngstate.FORKS])
     return addresses
 
 

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Any
 from jitcore import machine_code
 from jitcore.argtypes import typeof
 from jitcore.errors import InternalCompilerError, JitError, TypingError
-from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.printer import print_ir
-from jitcore.options import JitOptions
-from jitcore.parse import ParsedFunction
 
 if TYPE_CHECKING:
     from jitcore import typeinfer
+    from jitcore.ir import nodes as ir
+    from jitcore.options import JitOptions
+    from jitcore.parse import ParsedFunction
 
-# The stage modules are imported when something is compiled: a process that only loads cached
-# code (the `cache-load` stage) never imports the compiler.
+# The stage modules, the IR classes and the printer are imported when something is compiled:
+# a process that only loads cached code (the `cache-load` stage) never imports the compiler
+# (tests/jitcore/test_imports.py checks it).
 
 STAGES: tuple[str, ...] = (
     "parse",
@@ -124,6 +124,7 @@ def run_pipeline(
     functions compiled together is complete (`emit_machine_code`, then `link`)."""
     from jitcore import codegen, llvm_opt, lower, optimize
     from jitcore.ir.clone import clone_function
+    from jitcore.ir.printer import print_ir
     from jitcore.ir.verify import verify
     from jitcore.optimize import inline
 
@@ -201,6 +202,7 @@ def _typed(
     """`ssa` + `typeinfer`, repeated when recursion needs a return type from the base cases;
     None when the return type is not known yet (it depends on a caller being typed)."""
     from jitcore import ssa, typeinfer
+    from jitcore.ir.printer import print_ir
     from jitcore.ir.verify import verify
 
     for _attempt in range(4):

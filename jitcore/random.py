@@ -7,22 +7,18 @@ Seed compiled code's generator with `np.random.seed(s)` inside a jitted function
 `seed(s)` here from Python: either seeds the calling thread's state, after which compiled code
 draws exactly what NumPy's legacy functions draw after `np.random.seed(s)`.
 
-This module also keeps forked processes from repeating their parent's numbers: in a child
-made by `os.fork` (multiprocessing's default on Linux), every thread's state is re-seeded from
-the OS's entropy at its next use.
+Forked processes do not repeat their parent's numbers: in a child made by `os.fork`
+(multiprocessing's default on Linux), every thread's state is re-seeded from the OS's entropy
+at its next use (`jitcore.runtime.rngstate.count_forks`, registered when the runtime is linked,
+whether or not this module was imported).
 """
 
 from __future__ import annotations
-
-import ctypes
-import os
-import sys
 
 import numpy as np
 
 from jitcore.api import jit
 from jitcore.options import ExecutionMode
-from jitcore.runtime import nrt, rngstate
 
 __all__ = ["seed"]
 
@@ -40,15 +36,3 @@ def seed(s: int) -> None:
     if not 0 <= int(s) <= 0xFFFFFFFF:
         raise ValueError("Seed must be between 0 and 2**32 - 1")
     _seed(int(s))
-
-
-def _reseed_after_fork() -> None:
-    """In a forked child: bump the runtime's fork generation, so that every state seeded in
-    the parent is re-seeded from entropy before its next draw."""
-    machine_code = sys.modules.get("jitcore.machine_code")  # not imported: nothing linked
-    if machine_code is not None and machine_code.is_linked(nrt.LIBRARY):
-        forks = ctypes.c_int64.from_address(machine_code.runtime_symbols()[rngstate.FORKS])
-        forks.value += 1
-
-
-os.register_at_fork(after_in_child=_reseed_after_fork)

@@ -28,6 +28,13 @@ ARRAY_MARK = 1 << 40
 NEVER = MASK64  # the array word of an array no entry accepts
 LAYOUT_CODES = {"C": 1, "F": 2, "A": 3}
 
+# The symbols a trampoline (`codegen.dispatch`) imports, by role: the header of the dispatcher's
+# type table, the runtime's Python-mode flag (an i32), NumPy's array type object. Named here,
+# not in `codegen`, so that linking a trampoline from the disk cache needs no code generator.
+TABLE_SYMBOL = "jitcore.dispatch.table"
+PYTHON_MODE_SYMBOL = "jitcore.dispatch.python_mode"
+NDARRAY_SYMBOL = "jitcore.dispatch.ndarray"
+
 
 def array_word(type_num: int, ndim: int, layout_code: int) -> int:
     """The second word of an ndarray argument (the trampoline computes the same)."""

@@ -9,9 +9,9 @@ Out: an LLVM module with one vectorcall function that checks the arguments' Pyth
      an unknown type) goes to the fallback, the Python-level dispatcher, which compiles.
 
 The addresses that differ between dispatchers or processes (the type table's header, the
-Python-mode flag, NumPy's array type) are external symbols (`SYMBOLS`), given at link time:
-so a trampoline without cases depends only on its number of parameters, and its machine code
-is compiled once and reused by every dispatcher, even across processes (`machine_code`).
+Python-mode flag, NumPy's array type) are external symbols (named in `typetable`), given at
+link time: so a trampoline without cases depends only on its number of parameters, and its
+machine code is compiled once and reused by every dispatcher, even across processes.
 """
 
 from __future__ import annotations
@@ -25,14 +25,9 @@ from llvmlite import ir as ll
 from jitcore.codegen.boxing import NPY_ARRAY_WRITEABLE
 from jitcore.codegen.typeprobe import probe_table
 from jitcore.codegen.types import I1, I8, I32, I64, NULL, PTR
+from jitcore.typetable import NDARRAY_SYMBOL, PYTHON_MODE_SYMBOL, TABLE_SYMBOL
 
 PY_VECTORCALL_ARGUMENTS_OFFSET = 1 << 63
-
-# The symbols a trampoline imports, by role: the header of the dispatcher's type table
-# (`typetable`), the runtime's Python-mode flag (an i32), NumPy's array type object.
-TABLE_SYMBOL = "jitcore.dispatch.table"
-PYTHON_MODE_SYMBOL = "jitcore.dispatch.python_mode"
-NDARRAY_SYMBOL = "jitcore.dispatch.ndarray"
 
 
 @dataclass(frozen=True)

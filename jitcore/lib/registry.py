@@ -15,14 +15,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from jitcore.errors import UNKNOWN_LOC, SourceLoc
-from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder
 from jitcore.ir.markers import MISSING
 from jitcore.ir.names import object_name
+
+if TYPE_CHECKING:  # the IR classes load with the compiler: the dispatcher imports this module
+    from jitcore.ir import nodes as ir  # to answer "is this a function value?" on every call
+    from jitcore.ir.builder import LowBuilder
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +40,7 @@ class Operand:
         return self.const is not MISSING
 
 
-Lowerer = Callable[[LowBuilder, list[ir.Value], dict[str, ir.Value]], ir.Value]
+Lowerer = Callable[["LowBuilder", "list[ir.Value]", "dict[str, ir.Value]"], "ir.Value"]
 
 
 @dataclass(slots=True)
@@ -149,6 +151,8 @@ def register_operator(kind: str, rule: OperatorRule) -> None:
 def operator_name(instr: ir.Instr) -> str | None:
     """The name of an operator instruction's implementation: `opcode.key` (`binop.add`,
     `getattr.shape`) or the opcode alone (`getitem`)."""
+    from jitcore.ir import nodes as ir
+
     if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.Compare):
         return f"{instr.opcode}.{instr.op}"
     if isinstance(instr, ir.GetAttr):
@@ -163,6 +167,8 @@ def name_operation(
 ) -> Resolved | None:
     """Name the implementation `typeinfer` found for an operator or a jitted callee (those are
     not looked up by name): `operand` gives what typing knew of each operand."""
+    from jitcore.ir import nodes as ir
+
     if resolved is None or resolved.name or resolved.lower is None:
         return resolved
     if isinstance(instr, ir.Call):

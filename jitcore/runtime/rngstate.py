@@ -13,8 +13,9 @@ be had. Each thread has its own state (a POSIX thread-specific key, whose destru
 thread exit), made and seeded from the OS's entropy (`getrandom`) at its first use: `prange`
 workers and threads running `nogil` functions never share a state, so nothing needs a lock and
 no thread corrupts another's stream. A process forked from one using compiled random numbers
-re-seeds every state at its next use: `jitcore.random` bumps `FORKS` in the child (Python's
-`os.register_at_fork`), and a state seeded in an older fork generation is re-seeded.
+re-seeds every state at its next use: `count_forks`, registered when the runtime is linked,
+bumps `FORKS` in the child (Python's `os.register_at_fork`), and a state seeded in an older
+fork generation is re-seeded.
 
 The state, `STATE_BYTES` bytes, is read and written by the library kernels of
 `jitcore.lib.nprandomk` through array views of it:
@@ -29,6 +30,9 @@ The state, `STATE_BYTES` bytes, is read and written by the library kernels of
 """
 
 from __future__ import annotations
+
+import ctypes
+import os
 
 from llvmlite import ir as ll
 
@@ -60,6 +64,19 @@ STATE_BYTES = 2560
 
 _KEY = "jitcore_rt_random_key"  # pthread_key_t (an unsigned int on Linux)
 _ONCE = "jitcore_rt_random_once"  # i32: 0 no key yet, 1 being made, 2 made
+
+
+def count_forks(forks_address: int) -> None:
+    """Once the runtime is linked (its `FORKS` counter at `forks_address`): in every child
+    forked from now on, bump the counter, so that each state seeded in the parent is re-seeded
+    from entropy before its next draw (a process that never linked the runtime has no state
+    to protect, and need not import jitcore's compiler to fork)."""
+    forks = ctypes.c_int64.from_address(forks_address)
+
+    def bump() -> None:
+        forks.value += 1
+
+    os.register_at_fork(after_in_child=bump)
 
 
 def emit(module: ll.Module) -> None:

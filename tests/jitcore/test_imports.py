@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.import_graph import find_cycle, import_alone
+from tests.jitcore.support import run_twice_on_one_cache
 
 PACKAGE = Path(__file__).resolve().parents[2] / "jitcore"
 
@@ -88,3 +89,72 @@ def test_every_module_imports_alone_in_a_fresh_process() -> None:
         results = list(pool.map(lambda m: (m, *import_alone(m)), sorted(MODULES)))
     failures = [f"{m}:\n{err}" for m, code, err in results if code != 0]
     assert not failures, "\n\n".join(failures)
+
+
+# What only compiling needs: a process whose jitted functions all come from the disk cache
+# must not import it (the startup benchmark's warm row; README, "Performance").
+COMPILER = (
+    "jitcore.parse",
+    "jitcore.ssa",
+    "jitcore.typeinfer",
+    "jitcore.optimize",
+    "jitcore.lower",
+    "jitcore.codegen",
+    "jitcore.ir.nodes",
+    "jitcore.ir.printer",
+    "jitcore.methods",
+)
+# ... and what `import jitcore` alone must not import either: the cache, the linker, llvmlite.
+LINKER = ("jitcore.session", "jitcore.cache", "jitcore.machine_code", "jitcore.pipeline")
+
+WARM_MODULE = """
+import numpy as np
+from jitcore import jit
+
+
+@jit(cache=True)
+def poly(x):
+    return 3.0 * x * x - 2.0 * x + 1.0
+
+
+@jit(cache=True)
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += poly(a[i])
+    return s
+
+
+@jit(cache=True)
+def count(n, step=3):
+    s = 0
+    for i in range(n):
+        if i % step == 0:
+            s += i
+    return s
+"""
+
+WARM_CHILD = """
+import json, sys
+import jitcore
+after_import = sorted(sys.modules)
+import numpy as np
+import kernels
+result = kernels.total(np.linspace(0.0, 1.0, 50)) + kernels.count(100)
+after_call = sorted(sys.modules)
+hits = [f.stats().cache_hit for f in (kernels.total, kernels.count)]
+print(json.dumps({"import": after_import, "call": after_call, "result": result, "hits": hits}))
+"""
+
+
+def _loaded(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if m in names or m.startswith(tuple(n + "." for n in names))]
+
+
+def test_a_warm_cache_call_does_not_import_the_compiler(tmp_path: Path) -> None:
+    first, second = run_twice_on_one_cache(tmp_path, WARM_MODULE, WARM_CHILD, timeout=300)
+    assert first["hits"] == [False, False] and second["hits"] == [True, True]
+    assert second["result"] == first["result"]
+    assert _loaded(first["call"], COMPILER)  # the check can see the compiler when it is there
+    assert not _loaded(second["import"], (*COMPILER, *LINKER, "llvmlite"))
+    assert not _loaded(second["call"], COMPILER)
