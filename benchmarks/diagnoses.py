@@ -63,6 +63,11 @@ def center_in_place(X: np.ndarray, mu: np.ndarray) -> np.ndarray:
     return X
 
 
+def reverse_cumsum(x: np.ndarray) -> np.ndarray:
+    """A scan of a reversed view (diagnosis 6, hidden copies): read in place, not copied."""
+    return np.cumsum(x[::-1])[::-1]
+
+
 def column_sums_of_view(X: np.ndarray) -> np.ndarray:
     """A reduction along axis 0 of a strided view."""
     return np.sum(X[:, ::2], axis=0)
@@ -176,6 +181,9 @@ DIAGNOSES = [
         center_in_place,
         lambda: (_rng().random((2000, 500)), _rng().random(500)),
         numpy_code=True,
+    ),
+    Diagnosis(
+        "reverse_cumsum", reverse_cumsum, lambda: (_rng().random(1_000_000),), numpy_code=True
     ),
     Diagnosis(
         "column_sums_of_view",

@@ -282,10 +282,21 @@ def _scan(name: str):  # noqa: ANN202
             else T.Array(acc, t.ndim, "C" if axis == t.ndim - 1 else "A")
         )
 
+        multiply = ir.Const(name == "cumprod", type=T.BOOL)
+        if t.ndim == 1:  # one lane: scanned where it lies, whatever its strides
+            vk = _kernel("scan_vector", [T.Array(t.dtype, 1, t.layout), out_t, T.BOOL])
+
+            def lower_vector(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+                out = L.allocate(b, acc, [L.shape_of(b, v[0], 0)], "C")
+                vk.lower(b, [v[0], out, multiply], {})  # type: ignore[misc]
+                return out
+
+            return Resolved((None,) * len(args), out_t, lower_vector, kwargs=dict.fromkeys(kwargs))
+
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             r = rows(b, v[0], axes, acc)
             out = L.allocate(b, acc, [r.count, r.length], "C")
-            k.lower(b, [r.rows, out, ir.Const(name == "cumprod", type=T.BOOL)], {})  # type: ignore[misc]
+            k.lower(b, [r.rows, out, multiply], {})  # type: ignore[misc]
             return _lanes_back(b, out, r, t.ndim, axis)
 
         return Resolved((None,) * len(args), out_t, lower, kwargs=dict.fromkeys(kwargs))

@@ -121,6 +121,22 @@ def test_cumsum_cumprod_along_axes_match_numpy(a: np.ndarray) -> None:
     assert_same(scans, a)
 
 
+def scans_of_views(a):
+    """One-dimensional scans read their lane in place, whatever its strides."""
+    return np.cumsum(a[::-1]), np.cumprod(a[::2]), a[1::3].cumsum(), np.cumsum(a[::-2], axis=0)
+
+
+@EXAMPLES
+@given(
+    a=hnp.arrays(
+        st.sampled_from([np.float64, np.float32, np.int64, np.int32, np.uint8, np.bool_]),
+        st.integers(0, 12),
+    )
+)
+def test_scans_of_strided_vectors_match_numpy(a: np.ndarray) -> None:
+    assert_same(scans_of_views, a)
+
+
 @EXAMPLES
 @given(a=arrays(), n=st.integers(-1, 4))
 def test_diff_matches_numpy(a: np.ndarray, n: int) -> None:
