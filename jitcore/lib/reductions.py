@@ -125,6 +125,8 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         kern = kernel
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
+            if t.dtype != acc:  # read the items as they are, add them as `acc`
+                return _sum_widening(t, acc, args, kwargs)
         resolved = _call(kern, [T.Array(acc, 1, "C")])
         out = resolved.ret
 
@@ -137,6 +139,19 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
     return rule
+
+
+def _sum_widening(
+    t: T.Array, acc: T.Scalar, args: list[Operand], kwargs: dict[str, Operand]
+) -> Resolved:
+    """The sum of an integer or bool array whose sum has a wider type (`sum_ints_as_int64`)."""
+    kernel = "sum_ints_as_uint64" if acc == T.U64 else "sum_ints_as_int64"
+    resolved = _call(kernel, [T.Array(t.dtype, 1, "C")])
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        return resolved.lower(b, [flat(b, v[0], t.dtype)], {})  # type: ignore[misc]
+
+    return Resolved((None,) * len(args), resolved.ret, lower, kwargs=dict.fromkeys(kwargs))
 
 
 def _axis_reduction(

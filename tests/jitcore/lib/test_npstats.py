@@ -104,6 +104,23 @@ def test_ptp_matches_numpy(a: np.ndarray) -> None:
     assert_same(ptp, a)
 
 
+def integer_sums(a):
+    """Sums of narrow integers and bools, read as they are and added in the wider type."""
+    return np.sum(a), a.sum(), np.sum(a[::-2]), (a > 1).sum()
+
+
+@EXAMPLES
+@given(
+    a=hnp.arrays(
+        st.sampled_from([np.bool_, np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64]),
+        st.integers(0, 40),
+    )
+)
+def test_sums_of_narrow_integers_and_bools_match_numpy(a: np.ndarray) -> None:
+    got = assert_same(integer_sums, a)
+    assert [type(x) for x in got] == [type(x) for x in integer_sums(a)]
+
+
 # --- scans, diff ------------------------------------------------------------------------
 
 
