@@ -139,6 +139,11 @@ def isub_reversed_self(a):
     return a
 
 
+def square_in_place(a):
+    a *= a
+    return a
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     rows=st.integers(0, 5),
@@ -159,3 +164,4 @@ def test_out_that_is_an_input_is_updated_in_place(
     _same(multiply_by_itself, lambda: (laid_out(values, layout),))
     _same(isub_rows, lambda: (laid_out(values, layout), b))
     _same(isub_reversed_self, lambda: (laid_out(values, layout),))
+    _same(square_in_place, lambda: (laid_out(values, layout),))
