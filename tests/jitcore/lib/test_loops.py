@@ -9,8 +9,10 @@ import re
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from jitcore import jit
+from tests.jitcore.support import assert_same
 
 
 @jit(mode="compiled")
@@ -55,3 +57,28 @@ def test_every_layout_computes_numpys_result(rows: int, cols: int, kind: str, x:
     with np.errstate(all="ignore"):
         expected = (X - mu) * 0.5
     np.testing.assert_array_equal(center(X, mu), expected)
+
+
+def outer_difference(x, y):  # noqa: ANN001, ANN201
+    """A binary operation broadcast along the innermost axis on one side: a versioned loop
+    with that operand's stride 0 there (`loops._inner_strides_are`)."""
+    return np.abs(x[:, None] - y[None, :]), y[None, :] * x[:, None]
+
+
+@given(
+    x=hnp.arrays(np.float64, st.integers(0, 6), elements=st.floats(-10, 10)),
+    y=hnp.arrays(np.float64, st.integers(0, 6), elements=st.floats(-10, 10)),
+    step=st.sampled_from([1, -1, 2]),
+)
+def test_outer_operations_broadcast_either_side(x: np.ndarray, y: np.ndarray, step: int) -> None:
+    assert_same(outer_difference, x[::step], y)
+    assert_same(outer_difference, x, y[::step])
+
+
+def test_an_outer_operation_gets_a_copy_per_broadcast_side() -> None:
+    f = jit(outer_difference, mode="compiled")
+    x = np.arange(3.0)
+    f(x, x)
+    lowered = f.inspect("lower")
+    # each of the two operations: all unit strides, x broadcast, y broadcast (then general)
+    assert len(re.findall(r"^unitinner\.\d+:", lowered, re.M)) == 6
