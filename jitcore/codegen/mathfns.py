@@ -38,6 +38,8 @@ LLVM_INTRINSICS = frozenset(
         "fma",
         "minnum",
         "maxnum",
+        "minimum",
+        "maximum",
     }
 )
 LIBM = frozenset(

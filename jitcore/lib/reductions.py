@@ -123,6 +123,8 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         if axes is not None or keepdims or ddof is not None:
             return _axis_reduction(name, t, acc, axes, keepdims, args, kwargs)
         kern = kernel
+        if kernel in ("min_flat", "max_flat") and acc.is_float:
+            kern = kernel[:3] + "_floats"  # vectorized (`ieeeminmax`)
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
             if t.dtype != acc:  # read the items as they are, add them as `acc`

@@ -121,6 +121,34 @@ def test_sums_of_narrow_integers_and_bools_match_numpy(a: np.ndarray) -> None:
     assert [type(x) for x in got] == [type(x) for x in integer_sums(a)]
 
 
+def extremes(a):
+    """Float max/min run as vectorized IEEE maximum/minimum reductions (`ieeeminmax`)."""
+    return np.max(a), np.min(a), a[::-3].max(), a[1:].min() if a.shape[0] > 1 else a.min()
+
+
+@EXAMPLES
+@given(
+    a=hnp.arrays(
+        st.sampled_from([np.float64, np.float32]),
+        st.integers(1, 70),
+        elements=st.one_of(
+            st.floats(-1e6, 1e6, width=32),
+            st.sampled_from([np.nan, np.inf, -np.inf, 0.0, -0.0]),
+        ),
+    )
+)
+def test_float_max_and_min_propagate_nan_like_numpy(a: np.ndarray) -> None:
+    got = assert_same(extremes, a)
+    assert [type(x) for x in got] == [type(x) for x in extremes(a)]
+
+
+def test_the_zero_of_max_and_min_is_signed_by_ieee_rules() -> None:
+    """NumPy's sign of a zero extreme depends on SIMD lanes; here +0.0 is the larger."""
+    a = np.array([-0.0, 0.0, -0.0])
+    got = compiled(extremes)(a)
+    assert [np.signbit(x) for x in got[:2]] == [False, True]
+
+
 # --- scans, diff ------------------------------------------------------------------------
 
 
