@@ -7,12 +7,14 @@ blocks (see `jitcore.refcount`); the last decref frees the data, or releases the
 Large blocks are aligned to 2 MiB and advised as huge pages, as NumPy does, so that filling a new
 80 MB array does not pay for tens of thousands of page faults.
 
-Freed blocks of 1 to 32 MiB of data are kept in a few spare slots (`SPARE_SLOTS`) and handed
+Freed blocks of 4 to 32 MiB of data are kept in a few spare slots (`SPARE_SLOTS`) and handed
 out again to an allocation they fit: with two such arrays alive at once, glibc's malloc gave
 their memory back to the OS at every free (it trims the top of its heap), and each call of a
 kernel that makes temporaries faulted all their pages in again (`np.cumsum(x[::-1])` of 10^6
-floats: 2.6 ms, 0.76 ms with the spares). At most `SPARE_SLOTS` blocks (128 MiB) stay held;
-`trim_spare_blocks()` frees them.
+floats: 2.6 ms, 0.76 ms with the spares). Below 4 MiB glibc keeps them itself. A spare that
+does not fit the allocation looking at it is freed, so the slots follow what the program
+allocates now. At most `SPARE_SLOTS` blocks (128 MiB) stay held; `trim_spare_blocks()` frees
+them.
 
 This module emits the runtime as LLVM IR once per process; `machine_code` links it as the JIT
 library every kernel links against. Like `codegen`, it touches llvmlite's IR builder.
@@ -68,7 +70,7 @@ HUGE_THRESHOLD = 4 << 20  # NumPy advises huge pages from 4 MiB
 HUGE_ALIGN = 2 << 20
 MADV_HUGEPAGE = 14
 SPARE_SLOTS = 4
-SPARE_MIN = 1 << 20  # blocks of this many bytes of data up to SPARE_MAX are kept when freed
+SPARE_MIN = 4 << 20  # blocks of this many bytes of data up to SPARE_MAX are kept when freed
 SPARE_MAX = 32 << 20
 
 
@@ -188,8 +190,7 @@ def _take_spare(
 ) -> ll.Value:
     """A spare block whose allocation holds `total` bytes and at most twice that, taken out
     of its slot (an atomic exchange, so two threads never get the same block); branches to
-    `miss` when there is none. A spare that does not fit goes back to its slot, or is freed
-    if another thread filled the slot meanwhile."""
+    `miss` when there is none. A spare that does not fit is freed."""
     fn = b.function
     found = fn.append_basic_block("spare_found")
     first = fn.append_basic_block("spare_slot0")
@@ -214,10 +215,8 @@ def _take_spare(
         b.position_at_end(fits)
         incoming.append((spare, fits))
         b.branch(found)
-        b.position_at_end(put_back)
-        result = b.cmpxchg(slot, NULL, spare, "acq_rel", "monotonic")
-        with b.if_then(b.not_(b.extract_value(result, 1))):
-            b.call(free, [spare])
+        b.position_at_end(put_back)  # a size the program no longer asks for, maybe
+        b.call(free, [spare])
         b.branch(nxt)
         if k + 1 < SPARE_SLOTS:
             b.position_at_end(nxt)
