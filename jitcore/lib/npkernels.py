@@ -51,6 +51,44 @@ def pairwise_sum(a, lo, n):  # noqa: ANN001, ANN201
 
 
 @_lib
+def pairwise_sq_dev(a, mean, lo, n):  # noqa: ANN001, ANN201
+    """`pairwise_sum` of (a[i] - mean)**2 over a[lo:lo+n], computed as it is read: the same
+    additions in the same order as NumPy's var (which sums an array of squared deviations),
+    without that array (x.var() ran at 0.37x Numba with it)."""
+    if n < 8:
+        s = (a[lo] - mean) * (a[lo] - mean) if n > 0 else (mean - mean) * 0
+        for i in range(lo + 1, lo + n):
+            d = a[i] - mean
+            s += d * d
+        return s
+    if n <= PAIRWISE_BLOCK:
+        d0, d1, d2, d3 = a[lo] - mean, a[lo + 1] - mean, a[lo + 2] - mean, a[lo + 3] - mean
+        d4, d5, d6, d7 = a[lo + 4] - mean, a[lo + 5] - mean, a[lo + 6] - mean, a[lo + 7] - mean
+        r0, r1, r2, r3 = d0 * d0, d1 * d1, d2 * d2, d3 * d3
+        r4, r5, r6, r7 = d4 * d4, d5 * d5, d6 * d6, d7 * d7
+        end = lo + n - n % 8
+        for i in range(lo + 8, end, 8):
+            d0, d1, d2, d3 = a[i] - mean, a[i + 1] - mean, a[i + 2] - mean, a[i + 3] - mean
+            d4, d5, d6, d7 = a[i + 4] - mean, a[i + 5] - mean, a[i + 6] - mean, a[i + 7] - mean
+            r0 += d0 * d0
+            r1 += d1 * d1
+            r2 += d2 * d2
+            r3 += d3 * d3
+            r4 += d4 * d4
+            r5 += d5 * d5
+            r6 += d6 * d6
+            r7 += d7 * d7
+        s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(end, lo + n):
+            d = a[i] - mean
+            s += d * d
+        return s
+    half = n // 2
+    half -= half % 8
+    return pairwise_sq_dev(a, mean, lo, half) + pairwise_sq_dev(a, mean, lo + half, n - half)
+
+
+@_lib
 def sum_flat(a):  # noqa: ANN001, ANN201
     return pairwise_sum(a, 0, a.shape[0])
 
@@ -211,9 +249,7 @@ def var_flat(a):  # noqa: ANN001, ANN201
     """NumPy's var: mean, then the pairwise sum of squared deviations, over n (ddof=0)."""
     n = a.shape[0]
     mean = np.divide(sum_flat(a), n)
-    dev = a - mean
-    dev *= dev
-    return np.divide(sum_flat(dev), n)
+    return np.divide(pairwise_sq_dev(a, mean, 0, n), n)
 
 
 @_lib
@@ -396,9 +432,7 @@ def var_ddof(a, ddof):  # noqa: ANN001, ANN201
     """NumPy's var with ddof: the squared deviations' pairwise sum over max(n - ddof, 0)."""
     n = a.shape[0]
     mean = np.divide(sum_flat(a), n)
-    dev = a - mean
-    dev *= dev
-    return np.divide(sum_flat(dev), max(n - ddof, 0))
+    return np.divide(pairwise_sq_dev(a, mean, 0, n), max(n - ddof, 0))
 
 
 @_lib

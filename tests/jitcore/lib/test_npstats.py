@@ -149,6 +149,23 @@ def test_the_zero_of_max_and_min_is_signed_by_ieee_rules() -> None:
     assert [np.signbit(x) for x in got[:2]] == [False, True]
 
 
+def variances(a):
+    return a.var(), np.std(a), np.var(a, ddof=1)
+
+
+@EXAMPLES
+@given(
+    n=st.integers(1, 600),
+    seed=st.integers(0, 2**32 - 1),
+    scale=st.sampled_from([1.0, 1e-3, 1e8]),
+)
+def test_var_sums_squared_deviations_in_numpys_order(n: int, seed: int, scale: float) -> None:
+    """`pairwise_sq_dev` adds what NumPy's var adds, in its order: equal to the last bit."""
+    a = np.random.default_rng(seed).standard_normal(n) * scale + scale
+    with np.errstate(all="ignore"):
+        np.testing.assert_array_equal(compiled(variances)(a), variances(a))  # NaN equals NaN
+
+
 # --- scans, diff ------------------------------------------------------------------------
 
 
