@@ -68,6 +68,27 @@ def reverse_cumsum(x: np.ndarray) -> np.ndarray:
     return np.cumsum(x[::-1])[::-1]
 
 
+def count_above(x: np.ndarray) -> int:
+    """The sum of a bool array: read as bools, added as int64 (it was converted first)."""
+    return int((x > 0.5).sum())
+
+
+def float_max(x: np.ndarray) -> float:
+    """A NaN-propagating float maximum: one exit-free loop of IEEE maximums (it left the loop
+    at each NaN test and ran scalar)."""
+    return float(x.max())
+
+
+def variance(x: np.ndarray) -> float:
+    """NumPy's var: squared deviations summed pairwise as they are read, no temporary."""
+    return float(x.var())
+
+
+def outer_distance(x: np.ndarray, y: np.ndarray) -> float:
+    """An outer difference (each side broadcast along one axis), then its maximum."""
+    return float(np.abs(x[:, None] - y[None, :]).max())
+
+
 def column_sums_of_view(X: np.ndarray) -> np.ndarray:
     """A reduction along axis 0 of a strided view."""
     return np.sum(X[:, ::2], axis=0)
@@ -184,6 +205,15 @@ DIAGNOSES = [
     ),
     Diagnosis(
         "reverse_cumsum", reverse_cumsum, lambda: (_rng().random(1_000_000),), numpy_code=True
+    ),
+    Diagnosis("count_above", count_above, lambda: (_rng().random(1_000_000),), numpy_code=True),
+    Diagnosis("float_max", float_max, lambda: (_rng().random(1_000_000),), numpy_code=True),
+    Diagnosis("variance", variance, lambda: (_rng().random(1_000_000),), numpy_code=True),
+    Diagnosis(
+        "outer_distance",
+        outer_distance,
+        lambda: (_rng().random(1000), _rng().random(1000)),
+        numpy_code=True,
     ),
     Diagnosis(
         "column_sums_of_view",

@@ -158,9 +158,12 @@ def _emit_alloc(module: ll.Module, malloc, free, madvise) -> None:  # noqa: ANN0
     block = b.phi(PTR)
     block.add_incoming(found, found_end)
     block.add_incoming(made, fresh_ok)
+    is_fresh = b.phi(I1)  # a spare was advised when it was made
+    is_fresh.add_incoming(ll.Constant(I1, 0), found_end)
+    is_fresh.add_incoming(ll.Constant(I1, 1), fresh_ok)
     first = b.add(b.ptrtoint(block, I64), I64(CAPACITY_OFFSET + 8 + 63))
     data = b.inttoptr(b.and_(first, I64(~63 & ((1 << 64) - 1))), PTR)
-    huge = b.icmp_unsigned(">=", nbytes, I64(HUGE_THRESHOLD))
+    huge = b.and_(is_fresh, b.icmp_unsigned(">=", nbytes, I64(HUGE_THRESHOLD)))
     with b.if_then(huge):  # advise the 2 MiB-aligned interior as huge pages, as NumPy does
         start = b.ptrtoint(data, I64)
         aligned = b.and_(
