@@ -397,6 +397,21 @@ def max_rows(a, out):  # noqa: ANN001, ANN201
 
 
 @_lib
+def min_rows_floats(a, out):  # noqa: ANN001, ANN201
+    """`min_rows` of floats, each row a vectorized `min_floats`."""
+    for i in range(a.shape[0]):
+        out[i] = min_floats(a[i])
+    return out
+
+
+@_lib
+def max_rows_floats(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        out[i] = max_floats(a[i])
+    return out
+
+
+@_lib
 def any_rows(a, out):  # noqa: ANN001, ANN201
     for i in range(a.shape[0]):
         out[i] = any_flat(a[i])

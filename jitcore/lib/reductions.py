@@ -186,7 +186,10 @@ def _axis_reduction(
     elif name in {"var", "std"}:
         resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
     else:
-        resolved = _call(_ROW_KERNELS[name], [rows_t, out_t])
+        kernel = _ROW_KERNELS[name]
+        if kernel in ("min_rows", "max_rows") and acc.is_float:
+            kernel += "_floats"  # vectorized (`ieeeminmax`)
+        resolved = _call(kernel, [rows_t, out_t])
     ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:

@@ -142,6 +142,22 @@ def test_float_max_and_min_propagate_nan_like_numpy(a: np.ndarray) -> None:
     assert [type(x) for x in got] == [type(x) for x in extremes(a)]
 
 
+def row_extremes(a):
+    return np.max(a, axis=1), np.min(a, axis=-1), a.max(axis=0), np.min(a[:, ::-1], axis=1)
+
+
+@EXAMPLES
+@given(
+    a=hnp.arrays(
+        np.float64,
+        hnp.array_shapes(min_dims=2, max_dims=2, min_side=1, max_side=12),
+        elements=st.one_of(st.floats(-1e6, 1e6), st.sampled_from([np.nan, np.inf, -np.inf])),
+    )
+)
+def test_float_max_and_min_along_rows_match_numpy(a: np.ndarray) -> None:
+    assert_same(row_extremes, a)
+
+
 def test_the_zero_of_max_and_min_is_signed_by_ieee_rules() -> None:
     """NumPy's sign of a zero extreme depends on SIMD lanes; here +0.0 is the larger."""
     a = np.array([-0.0, 0.0, -0.0])
