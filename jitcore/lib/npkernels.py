@@ -15,11 +15,12 @@ import numpy as np
 
 from jitcore.lib.ieeeminmax import ieee_maximum, ieee_minimum
 from jitcore.lib.registry import library_kernel as _lib
+from jitcore.lib.registry import nonnegative_kernel as _nonnegative
 
 PAIRWISE_BLOCK = 128
 
 
-@_lib
+@_nonnegative
 def pairwise_sum(a, lo, n):  # noqa: ANN001, ANN201
     """NumPy's pairwise_sum over a[lo:lo+n] of a contiguous 1-D array."""
     zero = a.dtype.type(0)
@@ -50,7 +51,7 @@ def pairwise_sum(a, lo, n):  # noqa: ANN001, ANN201
     return pairwise_sum(a, lo, half) + pairwise_sum(a, lo + half, n - half)
 
 
-@_lib
+@_nonnegative
 def pairwise_sq_dev(a, mean, lo, n):  # noqa: ANN001, ANN201
     """`pairwise_sum` of (a[i] - mean)**2 over a[lo:lo+n], computed as it is read: the same
     additions in the same order as NumPy's var (which sums an array of squared deviations),
