@@ -237,6 +237,8 @@ _BINARY = {
     "pow",
     "minnum",
     "maxnum",
+    "minimum",
+    "maximum",
     "hypot",
     "atan2",
     "frem",
