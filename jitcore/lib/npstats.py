@@ -17,7 +17,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
-from jitcore.lib import npstatsk
+from jitcore.lib import npkernels, npstatsk
 from jitcore.lib.nprows import (
     Rows,
     axes_arg,
@@ -283,12 +283,14 @@ def _scan(name: str):  # noqa: ANN202
         )
 
         multiply = ir.Const(name == "cumprod", type=T.BOOL)
-        if t.ndim == 1:  # one lane: scanned where it lies, whatever its strides
-            vk = _kernel("scan_vector", [T.Array(t.dtype, 1, t.layout), out_t, T.BOOL])
+        if t.ndim == 1:  # one lane, scanned where it lies whatever its strides: a copy into
+            # C order first ran `np.cumsum(x[::-1])` at 0.22x Numba
+            flat_kernel = npkernels.cumprod_flat if name == "cumprod" else npkernels.cumsum_flat
+            vk = call_kernel(flat_kernel, [T.Array(t.dtype, 1, t.layout), out_t])
 
             def lower_vector(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
                 out = L.allocate(b, acc, [L.shape_of(b, v[0], 0)], "C")
-                vk.lower(b, [v[0], out, multiply], {})  # type: ignore[misc]
+                vk.lower(b, [v[0], out], {})  # type: ignore[misc]
                 return out
 
             return Resolved((None,) * len(args), out_t, lower_vector, kwargs=dict.fromkeys(kwargs))

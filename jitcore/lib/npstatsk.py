@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from jitcore.lib.npkernels import pairwise_sum, sum_flat
+from jitcore.lib.npkernels import cumprod_flat, cumsum_flat, pairwise_sum, sum_flat
 from jitcore.lib.npsortk import search_left, search_right
 from jitcore.lib.registry import library_kernel as _lib
 from jitcore.lib.registry import nonnegative_kernel as _nonneg
@@ -155,29 +155,10 @@ def count_rows(a, out):  # noqa: ANN001, ANN201
 @_lib
 def scan_rows(a, out, multiply):  # noqa: ANN001, ANN201
     for r in range(a.shape[0]):
-        row = a[r]
-        dest = out[r]
-        s = out.dtype.type(1) if multiply else out.dtype.type(0)
-        for i in range(row.shape[0]):
-            if multiply:
-                s *= row[i]
-            else:
-                s += row[i]
-            dest[i] = s
-    return out
-
-
-@_lib
-def scan_vector(a, out, multiply):  # noqa: ANN001, ANN201
-    """The scan of a 1-D array of any layout, read in place: `np.cumsum(x[::-1])` copied the
-    reversed view into C order first (0.22x Numba with the copy's page faults)."""
-    s = out.dtype.type(1) if multiply else out.dtype.type(0)
-    for i in range(a.shape[0]):
         if multiply:
-            s *= a[i]
+            cumprod_flat(a[r], out[r])
         else:
-            s += a[i]
-        out[i] = s
+            cumsum_flat(a[r], out[r])
     return out
 
 
