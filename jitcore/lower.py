@@ -37,7 +37,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
     builder = LowBuilder(fn)
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
-    domains = DomainGuards(fn, guards.loop_of)
+    domains = DomainGuards(fn, guards)
     value_map: dict[ir.Value, ir.Value] = {}
     last_block: dict[ir.Block, ir.Block] = {}
 

@@ -34,7 +34,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import layout as L
-from jitcore.optimize.guards import CountedLoop
+from jitcore.optimize.guards import BoundsGuards, CountedLoop
 
 # Instructions that read memory or compute without writing any array's elements.
 _READ_ONLY = (
@@ -55,15 +55,16 @@ _SCALAR_ONLY = (ir.BinOp, ir.UnaryOp, ir.Compare, ir.Call)
 class DomainGuards:
     """Which `math.sqrt` calls of a function a preheader scan can decide, and the scans."""
 
-    def __init__(self, fn: ir.Function, loop_of: dict[ir.Block, CountedLoop]) -> None:
-        self.defined_in: dict[ir.Value, ir.Block] = {
-            instr: block for block in fn.blocks for instr in block.instrs
-        }
-        self.loop_of = loop_of
-        # Analysed now, on the typed IR: lowering rewrites each block as it goes.
-        self._stores: dict[CountedLoop, list[ir.Value] | None] = {
-            loop: self._find_stores(loop) for loop in set(loop_of.values())
-        }
+    def __init__(self, fn: ir.Function, bounds: BoundsGuards) -> None:
+        self.loop_of = bounds.loop_of  # the counted loops, and what is invariant in them
+        self.invariant = bounds.invariant
+        # Analysed now, on the typed IR (lowering rewrites each block as it goes), for the
+        # loops that hold a `math.sqrt` call.
+        self._stores: dict[CountedLoop, list[ir.Value] | None] = {}
+        for block in fn.blocks:
+            loop = self.loop_of.get(block)
+            if loop is not None and loop not in self._stores and any(map(_is_sqrt, block.instrs)):
+                self._stores[loop] = self._find_stores(loop)
         self._made: dict[tuple[CountedLoop, ir.Value, ir.Value], ir.Value] = {}
 
     def guard(
@@ -87,7 +88,7 @@ class DomainGuards:
         array = self._element_of(element, loop)
         if array is None:
             return None
-        stores = self._stores[loop]
+        stores = self._stores.get(loop)
         if stores is None:
             return None
         end = lowered_end[loop.preheader]
@@ -102,10 +103,6 @@ class DomainGuards:
 
     # --- analysis of the typed loop ---------------------------------------------------------
 
-    def _invariant(self, v: ir.Value, loop: CountedLoop) -> bool:
-        block = self.defined_in.get(v)
-        return block is None or block not in loop.all_blocks
-
     def _element_of(self, v: ir.Value, loop: CountedLoop) -> ir.Value | None:
         """The 1-D array `a` when `v` is `a[counter]` of a loop-invariant `a`."""
         if not isinstance(v, ir.GetItem):
@@ -114,7 +111,7 @@ class DomainGuards:
         t = array.type
         if not (isinstance(t, T.Array) and t.ndim == 1 and isinstance(t.dtype, T.Scalar)):
             return None
-        if t.dtype.is_complex or not self._invariant(array, loop):
+        if t.dtype.is_complex or not self.invariant(array, loop):
             return None
         if isinstance(index, ir.IndexCheck | ir.WrapIndex) and index.array is array:
             index = index.index
@@ -128,7 +125,7 @@ class DomainGuards:
             for instr in block.instrs:
                 if isinstance(instr, ir.SetItem):
                     if isinstance(instr.obj.type, T.Array):
-                        if not self._invariant(instr.obj, loop):
+                        if not self.invariant(instr.obj, loop):
                             return None
                         stores.append(instr.obj)
                     elif _holds_arrays(instr.obj.type) or _holds_arrays(instr.value.type):

@@ -88,7 +88,7 @@ class BoundsGuards:
         if items is None or axis >= len(items):
             return None
         item = items[axis]
-        if not self._invariant(check.array, loop) or not self._monotone(item, loop):
+        if not self.invariant(check.array, loop) or not self._monotone(item, loop):
             return None
         here = b.block
         b.position(lowered_end[loop.preheader])
@@ -105,7 +105,8 @@ class BoundsGuards:
 
     # --- analysis of the typed index --------------------------------------------------------
 
-    def _invariant(self, v: ir.Value, loop: CountedLoop) -> bool:
+    def invariant(self, v: ir.Value, loop: CountedLoop) -> bool:
+        """`v` is defined outside `loop` (or is no instruction)."""
         block = self.defined_in.get(v)
         return block is None or block not in loop.all_blocks
 
@@ -113,12 +114,12 @@ class BoundsGuards:
         """v is a non-decreasing i64 function of the counter (or loop-invariant)."""
         if v.type != T.I64:
             return False
-        if v is loop.counter or self._invariant(v, loop):
+        if v is loop.counter or self.invariant(v, loop):
             return True
         if isinstance(v, ir.BinOp) and v.op in _ADD:
             return self._monotone(v.lhs, loop) and self._monotone(v.rhs, loop)
         if isinstance(v, ir.BinOp) and v.op in _SUB:
-            return self._monotone(v.lhs, loop) and self._invariant(v.rhs, loop)
+            return self._monotone(v.lhs, loop) and self.invariant(v.rhs, loop)
         if _is_min_max(v):
             return all(self._monotone(a, loop) for a in v.args)  # type: ignore[attr-defined]
         return False
@@ -135,7 +136,7 @@ class BoundsGuards:
         no: ir.Value = ir.Const(False, type=T.BOOL)
         if v is loop.counter:
             return k, no
-        if self._invariant(v, loop):
+        if self.invariant(v, loop):
             return b.cast(mapped(v), T.I64), no
         if isinstance(v, ir.BinOp):
             (lhs, o1), (rhs, o2) = (
