@@ -342,6 +342,27 @@ def copy_if_overlapping(b: LowBuilder, src: ir.Value, dest: ir.Value) -> ir.Valu
     return b.phi(joined, {copy_end: copied, same_end: alias})
 
 
+def update_operands(
+    b: LowBuilder, operands: list[ir.Value], dest: ir.Value
+) -> tuple[list[ir.Value], list[ir.Value]]:
+    """The operands of an elementwise update of `dest` (`a += b`, `np.add(x, a, out=a)`), as
+    NumPy reads them: `dest` itself from one snapshot (a copy only when its elements share
+    memory), any other array from a copy when it overlaps `dest`. Also returns the operands
+    that are `dest`'s snapshot, for `elementwise(full=)`: read where they are written, they
+    vectorize (`X -= mu` ran scalar behind LLVM's overlap test, `d *= d` copied `d` first)."""
+    snapshot: ir.Value | None = None
+    read: list[ir.Value] = []
+    for x in operands:
+        if x is dest:
+            if snapshot is None:
+                snapshot = snapshot_if_overlapping_itself(b, dest)
+            x = snapshot
+        elif isinstance(x.type, T.Array):
+            x = copy_if_overlapping(b, x, dest)
+        read.append(x)
+    return read, [] if snapshot is None else [snapshot]
+
+
 def may_overlap_itself(b: LowBuilder, a: ir.Value) -> ir.Value:
     """Whether two elements of `a` may share memory (a stride of 0, `as_strided` views).
 

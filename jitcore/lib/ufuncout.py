@@ -68,14 +68,7 @@ def into(
         target = kw["out"] if "out" in kw else v[nin]
         if tupled:
             target = b.extract(target, 0)
-        inputs, full = [], []
-        for x in recipe.prepare(b, v[:nin]):
-            if x is target:  # `np.add(a, b, out=a)`: read in place, as `a += b` is
-                x = A.snapshot_if_overlapping_itself(b, x)
-                full.append(x)
-            elif isinstance(x.type, T.Array):
-                x = A.copy_if_overlapping(b, x, target)
-            inputs.append(x)
+        inputs, full = A.update_operands(b, recipe.prepare(b, v[:nin]), target)
         dtype = out_t.dtype
         elementwise(
             b, inputs, dtype, lambda bb, xs: bb.cast(recipe.fn(bb, xs), dtype), target, full

@@ -315,16 +315,10 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
     element = _binary_element(op)
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        dest, other = v
-        # a destination whose elements share memory is read from a copy (NumPy buffers it)
-        source = A.snapshot_if_overlapping_itself(bb, dest)
-        full = [source]
-        if other is dest:  # `d *= d`: each element is read where it is written, no copy
-            other = source
-        elif isinstance(other.type, T.Array):
-            other = A.copy_if_overlapping(bb, other, dest)
+        dest = v[0]
+        operands, full = A.update_operands(bb, v, dest)
         fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
-        elementwise(bb, [source, other], target.dtype, fn, out=dest, full=full)
+        elementwise(bb, operands, target.dtype, fn, out=dest, full=full)
         return A.make_view(
             bb, dest, target, A.data_of(bb, dest), A.shapes_of(bb, dest), A.strides_of(bb, dest)
         )
