@@ -122,9 +122,7 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         ](t.dtype)
         if axes is not None or keepdims or ddof is not None:
             return _axis_reduction(name, t, acc, axes, keepdims, args, kwargs)
-        kern = kernel
-        if kernel in ("min_flat", "max_flat") and acc.is_float:
-            kern = kernel[:3] + "_floats"  # vectorized (`ieeeminmax`)
+        kern = _for_floats(kernel, acc)
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
             if t.dtype != acc:  # read the items as they are, add them as `acc`
@@ -141,6 +139,20 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         return Resolved((None,) * len(args), out, lower, kwargs=dict.fromkeys(kwargs))
 
     return rule
+
+
+# Kernels with a version for floats: min/max as IEEE minimum/maximum, which vectorize.
+_FLOAT_KERNELS = {
+    "min_flat": "min_floats",
+    "max_flat": "max_floats",
+    "min_rows": "min_rows_floats",
+    "max_rows": "max_rows_floats",
+}
+
+
+def _for_floats(kernel: str, acc: T.Scalar) -> str:
+    """`kernel`, or its float version when the items are floats (`ieeeminmax`)."""
+    return _FLOAT_KERNELS.get(kernel, kernel) if acc.is_float else kernel
 
 
 def _sum_widening(
@@ -186,10 +198,7 @@ def _axis_reduction(
     elif name in {"var", "std"}:
         resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
     else:
-        kernel = _ROW_KERNELS[name]
-        if kernel in ("min_rows", "max_rows") and acc.is_float:
-            kernel += "_floats"  # vectorized (`ieeeminmax`)
-        resolved = _call(kernel, [rows_t, out_t])
+        resolved = _call(_for_floats(_ROW_KERNELS[name], acc), [rows_t, out_t])
     ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
