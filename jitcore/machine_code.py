@@ -122,9 +122,11 @@ def shared_object(name: str, symbol: str, build: Callable[[], bytes]) -> bytes:
     # Only a cache directory that already exists and is private: the runtime never creates
     # one for a user who did not ask for caching. Entries get the cache's own checks.
     directory = cache.default_directory()
-    key = hashlib.sha256(name.encode() + b"\0" + cache.environment_fingerprint().encode())
+    key = hashlib.sha256(
+        name.encode() + b"\0" + cache.environment_fingerprint().encode()
+    ).hexdigest()
     usable = cache.is_private_directory(directory)
-    entry = cache.load(directory, key.hexdigest()) if usable else None
+    entry = cache.load(directory, key) if usable else None
     if entry is not None:
         code = entry.object_code
     else:
@@ -137,7 +139,7 @@ def shared_object(name: str, symbol: str, build: Callable[[], bytes]) -> bytes:
                 "symbol": symbol,
                 "callees": [],
             }
-            cache.store(directory, key.hexdigest(), header, code)
+            cache.store(directory, key, header, code)
     _shared_objects[name] = code
     return code
 

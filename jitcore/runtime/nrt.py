@@ -10,8 +10,8 @@ Large blocks are aligned to 2 MiB and advised as huge pages, as NumPy does, so t
 Freed blocks of 4 to 32 MiB of data are kept in a few spare slots (`SPARE_SLOTS`) and handed
 out again to an allocation they fit: with two such arrays alive at once, glibc's malloc gave
 their memory back to the OS at every free (it trims the top of its heap), and each call of a
-kernel that makes temporaries faulted all their pages in again (`np.cumsum(x[::-1])` of 10^6
-floats: 2.6 ms, 0.76 ms with the spares). Below 4 MiB glibc keeps them itself. A spare that
+kernel that makes temporaries faulted all their pages in again (two 8 MB temporaries a call:
+2.4 ms, 0.73 ms with the spares). Below 4 MiB glibc keeps them itself. A spare that
 does not fit the allocation looking at it is freed, so the slots follow what the program
 allocates now. At most `SPARE_SLOTS` blocks (128 MiB) stay held; `trim_spare_blocks()` frees
 them.
@@ -205,7 +205,7 @@ def _take_spare(
         spare = b.atomic_rmw("xchg", slot, NULL, "acq_rel")
         have = fn.append_basic_block(f"spare_have{k}")
         fits = fn.append_basic_block(f"spare_fits{k}")
-        put_back = fn.append_basic_block(f"spare_back{k}")
+        unfit = fn.append_basic_block(f"spare_unfit{k}")
         nxt = fn.append_basic_block(f"spare_slot{k + 1}") if k + 1 < SPARE_SLOTS else miss
         b.cbranch(b.icmp_unsigned("!=", spare, NULL), have, nxt)
         b.position_at_end(have)
@@ -214,11 +214,11 @@ def _take_spare(
         )
         enough = b.icmp_unsigned(">=", capacity, total)
         not_wasteful = b.icmp_unsigned("<=", capacity, b.shl(total, I64(1)))
-        b.cbranch(b.and_(enough, not_wasteful), fits, put_back)
+        b.cbranch(b.and_(enough, not_wasteful), fits, unfit)
         b.position_at_end(fits)
         incoming.append((spare, fits))
         b.branch(found)
-        b.position_at_end(put_back)  # a size the program no longer asks for, maybe
+        b.position_at_end(unfit)  # a size the program no longer asks for, maybe
         b.call(free, [spare])
         b.branch(nxt)
         if k + 1 < SPARE_SLOTS:
