@@ -158,6 +158,21 @@ def test_float_max_and_min_along_rows_match_numpy(a: np.ndarray) -> None:
     assert_same(row_extremes, a)
 
 
+def empty_max(a):
+    return np.max(a)
+
+
+def empty_row_min(a):
+    return np.min(a, axis=-1)
+
+
+@pytest.mark.parametrize("shape", [(0,), (3, 0), (0, 4)])
+def test_float_max_and_min_of_nothing_raise_like_numpy(shape: tuple[int, ...]) -> None:
+    a = np.zeros(shape)
+    assert_same(empty_max, a)
+    assert_same(empty_row_min, a)
+
+
 def test_the_zero_of_max_and_min_is_signed_by_ieee_rules() -> None:
     """NumPy's sign of a zero extreme depends on SIMD lanes; here +0.0 is the larger."""
     a = np.array([-0.0, 0.0, -0.0])
