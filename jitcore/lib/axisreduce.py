@@ -1,15 +1,19 @@
-"""Reductions along the first axis (`np.sum(a, axis=0)`, `a.max(axis=0)`, ...) without a copy.
+"""Reductions over axes that leave the last axis (`np.sum(a, axis=0)`, `a.max(axis=(0, 1))`,
+`a.mean(axis=1, keepdims=True)`, ...) without a copy.
 
-`nprows` brings any axis reduction down to rows of a C-contiguous copy with the reduced axis
+`nprows` brings any axis reduction down to rows of a C-contiguous copy with the reduced axes
 last; for the first axis of an array that means a transposing copy, which for a column sum of a
 large matrix costs far more than the sum (25x Numba's time, issue 17). Here the result instead
-starts as the first sub-array `a[0]` (converted to the accumulator's dtype) and each further
-`a[i]` is combined into it by one elementwise pass over a view: memory is read in its own
-order, nothing is copied, and the loops vectorize along the last axis.
+starts as the sub-array at the first reduced index (converted to the accumulator's dtype) and
+each further sub-array, in C order of the reduced indices, is combined into it by one
+elementwise pass over a view: memory is read in its own order, nothing is copied, and the loops
+vectorize along the last axis.
 
-This is also NumPy's own order for these reductions: when the reduced axis is not the one
-with the smallest stride, NumPy accumulates sub-array by sub-array (`out += a[i]`), so sums and
-products agree with NumPy bit for bit (the rows kernels sum pairwise along the row).
+This is also NumPy's own order for these reductions: when the last axis is not reduced (it has
+the smallest stride), NumPy's iterator keeps it innermost and accumulates sub-array by
+sub-array (`out += a[i, j]`), so each result element is a sequential sum of its elements in C
+order, and sums and products agree with NumPy bit for bit. (The rows kernels instead sum
+pairwise along a row, as NumPy does when the reduced axis is the innermost one.)
 """
 
 from __future__ import annotations
@@ -37,42 +41,61 @@ _COMBINE: dict[str, tuple[str, object]] = {
 }
 
 
-def applies(name: str, t: T.Array, axes: list[int] | None, acc: T.Scalar) -> bool:
-    """Whether a reduction of `t` over `axes` is one this module does (the first axis only,
-    of an array of 2 or more dimensions; no complex min/max, which NumPy orders oddly)."""
-    if axes != [0] or t.ndim < 2 or name not in _COMBINE:
+def applies(name: str, t: T.Array, axes: list[int] | None) -> bool:
+    """Whether a reduction of `t` over `axes` is one this module does: some axes, but not the
+    last one, of an array of 2 or more dimensions; no complex min/max (NumPy orders them
+    oddly)."""
+    if axes is None or not axes or t.ndim - 1 in axes or name not in _COMBINE:
         return False
-    return not (acc.is_complex and name not in {"sum", "prod", "any", "all"})
+    return not (t.dtype.is_complex and name not in {"sum", "prod", "any", "all"})
 
 
-def reduce_first_axis(
-    b: LowBuilder, a: ir.Value, name: str, acc: T.Scalar, out_dtype: T.Scalar, empty_error: str
+def reduce_outer_axes(
+    b: LowBuilder,
+    a: ir.Value,
+    axes: list[int],
+    keepdims: bool,
+    name: str,
+    out_dtype: T.Scalar,
+    empty_error: str,
 ) -> ir.Value:
-    """`a` reduced over axis 0: a new C array of the other axes' shape (see the docstring)."""
+    """`a` reduced over `axes` (sorted, without the last axis): a new C array of the kept axes'
+    shape, viewed with 1 at the reduced axes under `keepdims` (see the module docstring)."""
     t = a.type
     assert isinstance(t, T.Array)
     op, identity = _COMBINE[name]
     shapes, strides = L.shapes_of(b, a), L.strides_of(b, a)
-    n, rest = shapes[0], shapes[1:]
-    out = L.allocate(b, out_dtype, rest, "C")
+    kept = [k for k in range(t.ndim) if k not in axes]
+    n = L.size_of(b, [shapes[k] for k in axes])  # elements combined into each result element
+    out = L.allocate(b, out_dtype, [shapes[k] for k in kept], "C")
     if identity is None:
         b.raise_if(b.cmp("eq", n, i64(0)), ValueError, empty_error)
     data = L.data_of(b, a)
-    sub_t = T.Array(t.dtype, t.ndim - 1, "A")
+    sub_t = T.Array(t.dtype, len(kept), "A")
 
     def sub(index: ir.Value) -> ir.Value:
-        start = b.ptr_add(data, b.binop("mul", index, strides[0]))
-        return L.make_view(b, a, sub_t, start, rest, strides[1:])
+        """The sub-array at the `index`-th reduced index in C order."""
+        offset: ir.Value = i64(0)
+        for k in reversed(axes[1:]):  # the last reduced axis varies fastest
+            offset = b.binop(
+                "add", offset, b.binop("mul", b.binop("trem", index, shapes[k]), strides[k])
+            )
+            index = b.binop("tdiv", index, shapes[k])
+        offset = b.binop("add", offset, b.binop("mul", index, strides[axes[0]]))
+        start = b.ptr_add(data, offset)
+        return L.make_view(
+            b, a, sub_t, start, [shapes[k] for k in kept], [strides[k] for k in kept]
+        )
 
     element = _element(op, out_dtype)
-    if identity is None:  # min, max: from the first sub-array (the axis is not empty)
+    if identity is None:  # min, max: from the first sub-array (the axes are not empty)
         elementwise(b, [sub(i64(0))], out_dtype, lambda bb, xs: xs[0], out=out)
-        start: ir.Value = i64(1)
+        first: ir.Value = i64(1)
     else:  # from the identity, as NumPy (0 + -0.0 is 0.0)
         value = ir.Const(identity, type=out_dtype)
         elementwise(b, [], out_dtype, lambda bb, xs: value, out=out)
-        start = i64(0)
-    loop = Loop(b, start, n)
+        first = i64(0)
+    loop = Loop(b, first, n)
     elementwise(
         b, [out, sub(loop.index)], out_dtype, lambda bb, xs: element(bb, xs[0], xs[1]), out=out
     )
@@ -80,7 +103,12 @@ def reduce_first_axis(
     if name == "mean":
         count = b.cast(n, out_dtype)
         elementwise(b, [out], out_dtype, lambda bb, xs: bb.binop("div", xs[0], count), out=out)
-    return out
+    if not keepdims:
+        return out
+    kept_shapes = iter([shapes[k] for k in kept])
+    dims = [i64(1) if k in axes else next(kept_shapes) for k in range(t.ndim)]
+    strides_c = L.contiguous_strides(b, dims, out_dtype.dtype.itemsize, "C")
+    return L.make_view(b, out, T.Array(out_dtype, t.ndim, "C"), L.data_of(b, out), dims, strides_c)
 
 
 def _element(op: str, dtype: T.Scalar) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:

@@ -179,14 +179,16 @@ def _axis_reduction(
 ) -> Resolved:
     out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
     empty_error = _EMPTY_REDUCTION.get(name)
-    if axisreduce.applies(name, t, axes, acc) and not keepdims:  # no transposing copy
+    if axes is not None and axisreduce.applies(name, t, axes):  # no transposing copy
 
-        def lower_first_axis(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            return axisreduce.reduce_first_axis(b, v[0], name, acc, out_dtype, empty_error or "")
+        def lower_outer_axes(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return axisreduce.reduce_outer_axes(
+                b, v[0], axes, keepdims, name, out_dtype, empty_error or ""
+            )
 
         result_t = reduced_type(out_dtype, t.ndim, axes, keepdims)
         return Resolved(
-            (None,) * len(args), result_t, lower_first_axis, kwargs=dict.fromkeys(kwargs)
+            (None,) * len(args), result_t, lower_outer_axes, kwargs=dict.fromkeys(kwargs)
         )
     rows_t = T.Array(acc, 2, "C")
     out_t = T.Array(out_dtype, 1, "C")
@@ -233,7 +235,8 @@ _EMPTY_REDUCTION = {
 }
 
 _REDUCTION_NOTES = {
-    "sum": "NumPy's pairwise summation",
+    "sum": "NumPy's order: pairwise along the last axis, sub-array by sub-array over the "
+    "others",
     "prod": "multiplies in sequence (NumPy's vectorized order can differ where a product "
     "overflows)",
 }
