@@ -38,6 +38,8 @@ _COMBINE: dict[str, tuple[str, object]] = {
     "amax": ("maximum", None),
     "any": ("or", False),
     "all": ("and", True),
+    "var": ("add", 0),  # two passes: the mean, then the squared deviations (`_variance`)
+    "std": ("add", 0),
 }
 
 
@@ -47,7 +49,7 @@ def applies(name: str, t: T.Array, axes: list[int] | None) -> bool:
     oddly)."""
     if axes is None or not axes or t.ndim - 1 in axes or name not in _COMBINE:
         return False
-    return not (t.dtype.is_complex and name not in {"sum", "prod", "any", "all"})
+    return not (t.dtype.is_complex and name in {"min", "max", "amin", "amax"})
 
 
 def reduce_outer_axes(
@@ -58,35 +60,25 @@ def reduce_outer_axes(
     name: str,
     out_dtype: T.Scalar,
     empty_error: str,
+    ddof: ir.Value | None = None,
 ) -> ir.Value:
     """`a` reduced over `axes` (sorted, without the last axis): a new C array of the kept axes'
-    shape, viewed with 1 at the reduced axes under `keepdims` (see the module docstring)."""
+    shape, viewed with 1 at the reduced axes under `keepdims` (see the module docstring).
+    `ddof` is var's and std's (an i64)."""
     t = a.type
     assert isinstance(t, T.Array)
     op, identity = _COMBINE[name]
-    shapes, strides = L.shapes_of(b, a), L.strides_of(b, a)
+    shapes = L.shapes_of(b, a)
     kept = [k for k in range(t.ndim) if k not in axes]
     n = L.size_of(b, [shapes[k] for k in axes])  # elements combined into each result element
+    if name in {"var", "std"}:
+        acc = T.F64 if not (t.dtype.is_float or t.dtype.is_complex) else t.dtype
+        out = _variance(b, a, axes, n, acc, out_dtype, name == "std", ddof or i64(0))
+        return _kept_view(b, out, t.ndim, axes, shapes, out_dtype) if keepdims else out
     out = L.allocate(b, out_dtype, [shapes[k] for k in kept], "C")
     if identity is None:
         b.raise_if(b.cmp("eq", n, i64(0)), ValueError, empty_error)
-    data = L.data_of(b, a)
-    sub_t = T.Array(t.dtype, len(kept), "A")
-
-    def sub(index: ir.Value) -> ir.Value:
-        """The sub-array at the `index`-th reduced index in C order."""
-        offset: ir.Value = i64(0)
-        for k in reversed(axes[1:]):  # the last reduced axis varies fastest
-            offset = b.binop(
-                "add", offset, b.binop("mul", b.binop("trem", index, shapes[k]), strides[k])
-            )
-            index = b.binop("tdiv", index, shapes[k])
-        offset = b.binop("add", offset, b.binop("mul", index, strides[axes[0]]))
-        start = b.ptr_add(data, offset)
-        return L.make_view(
-            b, a, sub_t, start, [shapes[k] for k in kept], [strides[k] for k in kept]
-        )
-
+    sub = _sub_arrays(b, a, axes)
     element = _element(op, out_dtype)
     if identity is None:  # min, max: from the first sub-array (the axes are not empty)
         elementwise(b, [sub(i64(0))], out_dtype, lambda bb, xs: xs[0], out=out)
@@ -101,14 +93,112 @@ def reduce_outer_axes(
     )
     loop.finish()
     if name == "mean":
-        count = b.cast(n, out_dtype)
-        elementwise(b, [out], out_dtype, lambda bb, xs: bb.binop("div", xs[0], count), out=out)
-    if not keepdims:
-        return out
-    kept_shapes = iter([shapes[k] for k in kept])
-    dims = [i64(1) if k in axes else next(kept_shapes) for k in range(t.ndim)]
-    strides_c = L.contiguous_strides(b, dims, out_dtype.dtype.itemsize, "C")
-    return L.make_view(b, out, T.Array(out_dtype, t.ndim, "C"), L.data_of(b, out), dims, strides_c)
+        elementwise(b, [out], out_dtype, lambda bb, xs: _by_count(bb, xs[0], n), out=out)
+    return _kept_view(b, out, t.ndim, axes, shapes, out_dtype) if keepdims else out
+
+
+def _sub_arrays(b: LowBuilder, a: ir.Value, axes: list[int]) -> Callable[[ir.Value], ir.Value]:
+    """The sub-array of `a` at the `index`-th combination of the reduced indices, in C order
+    (the last reduced axis varies fastest): a view over the kept axes."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    shapes, strides, data = L.shapes_of(b, a), L.strides_of(b, a), L.data_of(b, a)
+    kept = [k for k in range(t.ndim) if k not in axes]
+    sub_t = T.Array(t.dtype, len(kept), "A")
+
+    def sub(index: ir.Value) -> ir.Value:
+        offset: ir.Value = i64(0)
+        for k in reversed(axes[1:]):
+            offset = b.binop(
+                "add", offset, b.binop("mul", b.binop("trem", index, shapes[k]), strides[k])
+            )
+            index = b.binop("tdiv", index, shapes[k])
+        offset = b.binop("add", offset, b.binop("mul", index, strides[axes[0]]))
+        start = b.ptr_add(data, offset)
+        return L.make_view(
+            b, a, sub_t, start, [shapes[k] for k in kept], [strides[k] for k in kept]
+        )
+
+    return sub
+
+
+def _kept_view(
+    b: LowBuilder,
+    out: ir.Value,
+    ndim: int,
+    axes: list[int],
+    shapes: list[ir.Value],
+    dtype: T.Scalar,
+) -> ir.Value:
+    """`out` (the kept axes' C array) viewed with a 1 at each reduced axis (`keepdims`)."""
+    kept_shapes = iter([shapes[k] for k in range(ndim) if k not in axes])
+    dims = [i64(1) if k in axes else next(kept_shapes) for k in range(ndim)]
+    strides_c = L.contiguous_strides(b, dims, dtype.dtype.itemsize, "C")
+    return L.make_view(b, out, T.Array(dtype, ndim, "C"), L.data_of(b, out), dims, strides_c)
+
+
+def _by_count(b: LowBuilder, x: ir.Value, n: ir.Value) -> ir.Value:
+    """x / n as NumPy's mean divides: by an intp count, so a float32 quotient is the float64
+    one rounded (the same as float32 division), and a complex64 one is complex128 division
+    rounded back (NumPy's complex division multiplies by 1/n)."""
+    t = x.type
+    assert isinstance(t, T.Scalar)
+    if not t.is_complex:
+        return b.binop("div", x, b.cast(n, t))
+    wide = b.cast(x, T.C128)
+    quotient = scalar.numpy_complex_div(b, wide, b.cast(n, T.C128))
+    return b.cast(quotient, t)
+
+
+def _variance(
+    b: LowBuilder,
+    a: ir.Value,
+    axes: list[int],
+    n: ir.Value,
+    acc: T.Scalar,
+    out_dtype: T.Scalar,
+    root: bool,
+    ddof: ir.Value,
+) -> ir.Value:
+    """NumPy's var (std with `root`) over `axes`, in its order: the mean (`acc`: the items'
+    float or complex dtype, float64 for ints) as the sum of the sub-arrays over n, then the
+    sum of the sub-arrays' squared deviations (|d|**2 for complex items, real) over
+    max(n - ddof, 0)."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    shapes = L.shapes_of(b, a)
+    kept_shapes = [shapes[k] for k in range(t.ndim) if k not in axes]
+    sub = _sub_arrays(b, a, axes)
+    mean = L.allocate(b, acc, kept_shapes, "C")
+    zero = ir.Const(0, type=acc)
+    elementwise(b, [], acc, lambda bb, xs: zero, out=mean)
+    loop = Loop(b, i64(0), n)
+    add = lambda bb, xs: bb.binop("add", xs[0], bb.cast(xs[1], acc))  # noqa: E731
+    elementwise(b, [mean, sub(loop.index)], acc, add, out=mean)
+    loop.finish()
+    elementwise(b, [mean], acc, lambda bb, xs: _by_count(bb, xs[0], n), out=mean)
+
+    def squared_deviation(bb: LowBuilder, x: ir.Value, m: ir.Value) -> ir.Value:
+        d = bb.binop("sub", bb.cast(x, acc), m)
+        if not acc.is_complex:
+            return bb.binop("mul", d, d)
+        re, im = bb.real(d), bb.imag(d)
+        return bb.binop("add", bb.binop("mul", re, re), bb.binop("mul", im, im))
+
+    out = L.allocate(b, out_dtype, kept_shapes, "C")
+    real_zero = ir.Const(0, type=out_dtype)
+    elementwise(b, [], out_dtype, lambda bb, xs: real_zero, out=out)
+    loop = Loop(b, i64(0), n)
+    accumulate = lambda bb, xs: bb.binop("add", xs[0], squared_deviation(bb, xs[1], xs[2]))  # noqa: E731
+    elementwise(b, [out, sub(loop.index), mean], out_dtype, accumulate, out=out)
+    loop.finish()
+    dof = b.cast(b.select(b.cmp("gt", n, ddof), b.binop("sub", n, ddof), i64(0)), out_dtype)
+    if root:
+        finish = lambda bb, xs: bb.intrinsic("sqrt", [bb.binop("div", xs[0], dof)], out_dtype)  # noqa: E731
+    else:
+        finish = lambda bb, xs: bb.binop("div", xs[0], dof)  # noqa: E731
+    elementwise(b, [out], out_dtype, finish, out=out)
+    return out
 
 
 def _element(op: str, dtype: T.Scalar) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Value]:

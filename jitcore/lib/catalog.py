@@ -116,7 +116,10 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "NumPy: reductions and products",
         "Whole array, or `axis=` (an int or a tuple) on any ndim, with `keepdims=`. The "
         "kernels are written in Python (`jitcore/lib/npkernels.py`) and compiled by jitcore "
-        "itself.",
+        "itself. Sums, means, `var` and `std` add in NumPy's order and give its results bit "
+        "for bit on C-ordered arrays, complex ones included (a complex `var` is real, the mean "
+        "of the squared magnitudes of the deviations); along an axis of a Fortran-ordered array "
+        "NumPy's order follows the strides and the two agree to rounding.",
     ),
     (
         "NumPy: sorting and searching",

@@ -92,18 +92,25 @@ def nanminmax_rows(a, out, biggest):  # noqa: ANN001, ANN201
 
 @_lib
 def nanarg_rows(a, out, biggest):  # noqa: ANN001, ANN201
-    """nanargmin/nanargmax: the first extreme non-NaN index; ValueError for an all-NaN row."""
+    """nanargmin/nanargmax as NumPy computes them: NaN counts as -inf (nanargmax) or +inf
+    (nanargmin), so the first extreme index may be a NaN's when the extreme is that infinity
+    ([nan, -inf] gives 0); ValueError for an all-NaN row."""
     n = a.shape[1]
     for r in range(a.shape[0]):
         row = a[r]
         best = -1
+        best_value = row.dtype.type(0)
+        seen = False
         for i in range(n):
             x = row[i]
             if x != x:
-                continue
-            if best < 0 or (biggest and x > row[best]) or (not biggest and x < row[best]):
+                x = -np.inf if biggest else np.inf
+            else:
+                seen = True
+            if best < 0 or (biggest and x > best_value) or (not biggest and x < best_value):
                 best = i
-        if best < 0:
+                best_value = x
+        if not seen:
             if n == 0:
                 if biggest:
                     raise ValueError("attempt to get argmax of an empty sequence")

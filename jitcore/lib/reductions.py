@@ -122,7 +122,7 @@ def _reduction(name: str, kernel: str, result: str):  # noqa: ANN202
         ](t.dtype)
         if axes is not None or keepdims or ddof is not None:
             return _axis_reduction(name, t, acc, axes, keepdims, args, kwargs)
-        kern = _for_floats(kernel, acc)
+        kern = _kernel_for(kernel, acc)
         if kernel == "sum_flat" and acc.kind in "iub":
             kern = "sum_ints"
             if t.dtype != acc:  # read the items as they are, add them as `acc`
@@ -150,9 +150,26 @@ _FLOAT_KERNELS = {
 }
 
 
-def _for_floats(kernel: str, acc: T.Scalar) -> str:
-    """`kernel`, or its float version when the items are floats (`ieeeminmax`)."""
-    return _FLOAT_KERNELS.get(kernel, kernel) if acc.is_float else kernel
+# Kernels with a version for complex numbers: NumPy sums the parts of complex items in its
+# float blocks (so in blocks of 4 items, not 8), and a complex var is real (|deviation|**2).
+_COMPLEX_KERNELS = {
+    "sum_flat": "sum_complex",
+    "mean_flat": "mean_complex",
+    "var_flat": "var_complex",
+    "std_flat": "std_complex",
+    "sum_rows": "sum_rows_complex",
+    "mean_rows": "mean_rows_complex",
+    "var_rows": "var_rows_complex",
+}
+
+
+def _kernel_for(kernel: str, acc: T.Scalar) -> str:
+    """`kernel`, or its version for the items' kind: floats (`ieeeminmax`), complex numbers."""
+    if acc.is_float:
+        return _FLOAT_KERNELS.get(kernel, kernel)
+    if acc.is_complex:
+        return _COMPLEX_KERNELS.get(kernel, kernel)
+    return kernel
 
 
 def _sum_widening(
@@ -178,12 +195,22 @@ def _axis_reduction(
     kwargs: dict[str, Operand],
 ) -> Resolved:
     out_dtype = T.BOOL if name in {"any", "all"} else (T.I64 if name.startswith("arg") else acc)
+    if name in {"var", "std"} and acc.is_complex:  # |deviation|**2: real, as NumPy's
+        out_dtype = T.Scalar("f", acc.bits // 2)
     empty_error = _EMPTY_REDUCTION.get(name)
+    params = _PARAMS.get(name, _DEFAULT_PARAMS)
+    ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
+
+    def ddof_of(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        ddof = kw.get("ddof") or (v[ddof_at] if len(v) > ddof_at else None)
+        return i64(0) if ddof is None else b.cast(ddof, T.I64)
+
     if axes is not None and axisreduce.applies(name, t, axes):  # no transposing copy
 
         def lower_outer_axes(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            ddof = ddof_of(b, v, kw) if ddof_at > 0 else None
             return axisreduce.reduce_outer_axes(
-                b, v[0], axes, keepdims, name, out_dtype, empty_error or ""
+                b, v[0], axes, keepdims, name, out_dtype, empty_error or "", ddof
             )
 
         result_t = reduced_type(out_dtype, t.ndim, axes, keepdims)
@@ -192,16 +219,14 @@ def _axis_reduction(
         )
     rows_t = T.Array(acc, 2, "C")
     out_t = T.Array(out_dtype, 1, "C")
-    params = _PARAMS.get(name, _DEFAULT_PARAMS)
     extra_args: list[ir.Value] = []
     if name.startswith("arg"):
         resolved = _call("argreduce_rows", [rows_t, out_t, T.I64])
         extra_args = [i64(0 if name == "argmin" else 1)]
     elif name in {"var", "std"}:
-        resolved = _call("var_rows", [rows_t, out_t, T.I64, T.BOOL])
+        resolved = _call(_kernel_for("var_rows", acc), [rows_t, out_t, T.I64, T.BOOL])
     else:
-        resolved = _call(_for_floats(_ROW_KERNELS[name], acc), [rows_t, out_t])
-    ddof_at = params.index("ddof") + 1 if "ddof" in params else -1
+        resolved = _call(_kernel_for(_ROW_KERNELS[name], acc), [rows_t, out_t])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         r = rows(b, v[0], axes, acc)
@@ -210,9 +235,7 @@ def _axis_reduction(
             b.raise_if(b.cmp("eq", r.length, i64(0)), ValueError, empty_error)
         out = A.allocate(b, out_dtype, [r.count], "C")
         if ddof_at > 0:
-            ddof = kw.get("ddof") or (v[ddof_at] if len(v) > ddof_at else None)
-            ddof_v = i64(0) if ddof is None else b.cast(ddof, T.I64)
-            extra = [ddof_v, ir.Const(name == "std", type=T.BOOL)]
+            extra = [ddof_of(b, v, kw), ir.Const(name == "std", type=T.BOOL)]
         else:
             extra = extra_args
         resolved.lower(b, [r.rows, out, *extra], {})  # type: ignore[misc]
@@ -235,8 +258,7 @@ _EMPTY_REDUCTION = {
 }
 
 _REDUCTION_NOTES = {
-    "sum": "NumPy's order: pairwise along the last axis, sub-array by sub-array over the "
-    "others",
+    "sum": "NumPy's order: pairwise along the last axis, sub-array by sub-array over the others",
     "prod": "multiplies in sequence (NumPy's vectorized order can differ where a product "
     "overflows)",
 }

@@ -25,15 +25,14 @@ def lower_complex_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.V
     return complex_div(b, args[0], args[1])
 
 
-def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value, check_zero: bool = True) -> ir.Value:
-    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component); NumPy
-    (`check_zero=False`) gives inf/nan for a zero divisor instead of raising."""
+def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """CPython's `_Py_c_quot` (Smith's method with scaling by the larger component); a zero
+    divisor raises ZeroDivisionError. NumPy's division is `numpy_complex_div`."""
     part = T.complex_part(x.type)  # type: ignore[arg-type]
     a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
     zero = ir.Const(0.0, type=part)
-    if check_zero:
-        divisor_zero = b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero))
-        b.raise_if(divisor_zero, ZeroDivisionError, "division by zero")
+    divisor_zero = b.and_(b.cmp("eq", c, zero), b.cmp("eq", d, zero))
+    b.raise_if(divisor_zero, ZeroDivisionError, "division by zero")
     abs_c = b.intrinsic("fabs", [c], part)
     abs_d = b.intrinsic("fabs", [d], part)
     c_big = b.cmp("ge", abs_c, abs_d)
@@ -49,6 +48,34 @@ def complex_div(b: LowBuilder, x: ir.Value, y: ir.Value, check_zero: bool = True
     den2 = b.binop("add", b.binop("mul", c, r2), d)
     re2 = b.binop("div", b.binop("add", b.binop("mul", a, r2), bb), den2)
     im2 = b.binop("div", b.binop("sub", b.binop("mul", bb, r2), a), den2)
+    return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
+
+
+def numpy_complex_div(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """NumPy's complex division (its `divide` loop, also its scalars'): Smith's method with
+    the reciprocal of the denominator multiplied in (`(a + b*r) * (1/den)`, not CPython's
+    `/ den`, so the last bit can differ from `complex_div`); a zero divisor gives inf or nan.
+    `np.mean` of complex numbers divides so: the sum times 1/n."""
+    part = T.complex_part(x.type)  # type: ignore[arg-type]
+    a, bb, c, d = b.real(x), b.imag(x), b.real(y), b.imag(y)
+    one, zero = ir.Const(1.0, type=part), ir.Const(0.0, type=part)
+    abs_c = b.intrinsic("fabs", [c], part)
+    abs_d = b.intrinsic("fabs", [d], part)
+    c_big = b.cmp("ge", abs_c, abs_d)
+    # |c| >= |d|: r = d/c, scl = 1/(c + d*r), re = (a + b*r)*scl, im = (b - a*r)*scl;
+    # both zero: a/|c|, b/|c| (inf or nan)
+    r1 = b.binop("div", d, c)
+    scl1 = b.binop("div", one, b.binop("add", c, b.binop("mul", d, r1)))
+    re1 = b.binop("mul", b.binop("add", a, b.binop("mul", bb, r1)), scl1)
+    im1 = b.binop("mul", b.binop("sub", bb, b.binop("mul", a, r1)), scl1)
+    both_zero = b.and_(b.cmp("eq", abs_c, zero), b.cmp("eq", abs_d, zero))
+    re1 = b.select(both_zero, b.binop("div", a, abs_c), re1)
+    im1 = b.select(both_zero, b.binop("div", bb, abs_c), im1)
+    # otherwise: r = c/d, scl = 1/(d + c*r), re = (a*r + b)*scl, im = (b*r - a)*scl
+    r2 = b.binop("div", c, d)
+    scl2 = b.binop("div", one, b.binop("add", d, b.binop("mul", c, r2)))
+    re2 = b.binop("mul", b.binop("add", b.binop("mul", a, r2), bb), scl2)
+    im2 = b.binop("mul", b.binop("sub", b.binop("mul", bb, r2), a), scl2)
     return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
 
 

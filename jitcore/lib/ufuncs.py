@@ -57,7 +57,7 @@ def _numpy_operand(op: Operand) -> np.dtype | type:
     if isinstance(t, T.Array):
         return t.dtype.dtype
     if isinstance(t, T.Scalar):
-        weak = _WEAK.get(t)
+        weak = _WEAK.get(t) if op.weak else None  # an array's f64 element is not weak
         return weak if weak is not None else t.dtype
     raise TypingError(f"{t} is not a number or an array")
 
@@ -161,7 +161,7 @@ def _binary_element(op: str) -> Callable[[LowBuilder, ir.Value, ir.Value], ir.Va
             return b.binop(op, x, y)
         if op == "div":
             if t.is_complex:
-                return scalar.complex_div(b, x, y, check_zero=False)
+                return scalar.numpy_complex_div(b, x, y)
             return b.binop("div", x, y)
         if op in {"floordiv", "mod"}:
             pair = _int_floordiv_mod(b, x, y) if t.kind in "iub" else _float_floordiv_mod(b, x, y)

@@ -280,3 +280,29 @@ def test_abs_of_a_huge_complex_overflows_as_python() -> None:
 
     with pytest.raises(OverflowError):
         jit(mode="compiled")(absolute)(complex(1.3e308, 1.3e308))
+
+
+def mixed_width(a32, b64, n):  # noqa: ANN001, ANN201
+    x, y = a32[0], b64[0]
+    return (
+        x / y,
+        np.divide(x, y),
+        x / np.int64(n),
+        np.true_divide(x, np.int64(n)),
+        x // y,
+        x % y,
+        x**y,
+        (a32 / y)[0],
+        x / n,  # a Python int is weak: float32
+    )
+
+
+@given(st.floats(-1e6, 1e6, width=32), st.floats(0.5, 100.0), st.integers(1, 1000))
+def test_float64_and_int64_numpy_scalars_are_strong(x: float, y: float, n: int) -> None:
+    """An array's float64 or int64 element, or an np.int64 made in the function, is a NumPy
+    scalar: with a float32 one it computes in float64, as NumPy does (they were once taken for
+    weak Python numbers in /, //, %, ** and ufunc calls, and stayed float32)."""
+    a32, b64 = np.array([x], dtype=np.float32), np.array([y])
+    got = assert_same(mixed_width, a32, b64, n)
+    want = mixed_width(a32, b64, n)
+    assert [type(v) for v in got] == [type(v) for v in want]
