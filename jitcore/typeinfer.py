@@ -308,7 +308,12 @@ class _Inference:
             if is_spread(instr):  # `*t` in a call: the tuple's own
                 return self.origin_of(instr.args[0])
             if resolved.python_result is not None:  # a jitted callee's own return
-                weak_args = all(self.is_weak(v) for v in (*instr.args, *instr.kwargs.values()))
+                # it was typed with its number parameters as Python numbers: exact when the
+                # caller passes Python numbers there (arrays and other values do not matter)
+                weak_args = all(
+                    self.is_weak(v) or not _number_like(self.type_of(v))
+                    for v in (*instr.args, *instr.kwargs.values())
+                )
                 exact = weak_args or resolved.python_result_exact
                 return cast(Origin, resolved.python_result) if exact else False
             func_type = self.type_of(instr.func)
@@ -722,6 +727,12 @@ def _const_origin(value: object) -> Origin:
     if isinstance(value, tuple):
         return tuple(_const_origin(v) for v in value)
     return type(value) in (bool, int, float, complex)
+
+
+def _number_like(t: T.Type | None) -> bool:
+    """Whether a value of type `t` is a number, or holds numbers whose kind (Python or NumPy)
+    can change a callee's result: scalars, tuples, optionals."""
+    return isinstance(t, T.Scalar | T.Tuple | T.Optional)
 
 
 def _fully(origin: Origin) -> bool:

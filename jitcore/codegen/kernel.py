@@ -224,10 +224,7 @@ class KernelGen:
     def compare(self, op: str, x: ll.Value, y: ll.Value, t: T.Type, name: str) -> ll.Value:
         b = self.b
         if isinstance(t, T.Scalar) and t.is_complex:
-            re = b.fcmp_ordered("==", b.extract_value(x, 0), b.extract_value(y, 0))
-            im = b.fcmp_ordered("==", b.extract_value(x, 1), b.extract_value(y, 1))
-            eq = b.and_(re, im)
-            return eq if op == "eq" else b.not_(eq, name=name)
+            return self.complex_compare(op, x, y, name)
         if isinstance(t, T.Scalar) and t.is_float:
             if op == "ne" or op == "uno":
                 return b.fcmp_unordered(_FLOAT_CMP[op], x, y, name=name)
@@ -235,6 +232,29 @@ class KernelGen:
         if isinstance(t, T.Scalar) and t.is_signed:
             return b.icmp_signed(_INT_CMP[op], x, y, name=name)
         return b.icmp_unsigned(_INT_CMP[op], x, y, name=name)
+
+    def complex_compare(self, op: str, x: ll.Value, y: ll.Value, name: str) -> ll.Value:
+        """NumPy's comparisons of complex numbers: equal parts for ==; lexicographic order
+        for < <= > >= (`x < y` when xr < yr and neither imaginary part is NaN, or xr == yr and
+        xi < yi); `uno` (x is NaN: `isnan`) when either part of x or y is."""
+        b = self.b
+        xr, xi = b.extract_value(x, 0), b.extract_value(x, 1)
+        yr, yi = b.extract_value(y, 0), b.extract_value(y, 1)
+        if op in {"eq", "ne"}:
+            eq = b.and_(b.fcmp_ordered("==", xr, yr), b.fcmp_ordered("==", xi, yi))
+            return eq if op == "eq" else b.not_(eq, name=name)
+        if op == "uno":
+            return b.or_(b.fcmp_unordered("uno", xr, yr), b.fcmp_unordered("uno", xi, yi))
+        strict, on_tie = {
+            "lt": ("<", "<"),
+            "le": ("<", "<="),
+            "gt": (">", ">"),
+            "ge": (">", ">="),
+        }[op]
+        imag_numbers = b.fcmp_ordered("ord", xi, yi)
+        by_real = b.and_(b.fcmp_ordered(strict, xr, yr), imag_numbers)
+        by_imag = b.and_(b.fcmp_ordered("==", xr, yr), b.fcmp_ordered(on_tie, xi, yi))
+        return b.or_(by_real, by_imag, name=name)
 
     def negate(self, x: ll.Value, t: T.Scalar, name: str) -> ll.Value:
         b = self.b

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.codegen.types import F32, F64, I1, I64
+from jitcore.codegen.types import F32, F64, I1, I32, I64
 from jitcore.errors import InternalCompilerError
 from jitcore.ir import types as T
 
@@ -66,13 +66,38 @@ LIBM = frozenset(
         "ldexp",  # (double, int32)
     }
 )
+# C99's complex functions (`csqrt`, `cexp`, `clog`, `csin`, ...: `c` + the real name), the
+# ones NumPy's complex ufuncs call, so results and special values (clog(0) = -inf, csqrt of
+# an infinite part, ...) are NumPy's to the bit. Called with the x86-64 System V convention
+# for `double _Complex` (two doubles in, two out) and `float _Complex` (a <2 x float>).
+COMPLEX_LIBM = frozenset(
+    {
+        "csqrt",
+        "cexp",
+        "clog",
+        "csin",
+        "ccos",
+        "ctan",
+        "csinh",
+        "ccosh",
+        "ctanh",
+        "casin",
+        "cacos",
+        "catan",
+        "casinh",
+        "cacosh",
+        "catanh",
+    }
+)
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})
 # `smul_overflows(a, b)`: whether the signed product `a * b` overflows its type (a bool);
 # allocation sizes are checked with it; `sadd_`/`ssub_overflows` likewise for a + b and a - b
 # (the guards of bounds checks, `optimize.guards`).
 OVERFLOW_CHECKS = frozenset({"smul_overflows", "sadd_overflows", "ssub_overflows"})
 # Every name an `Intrinsic` may carry (`frem`: the C remainder of floats, `fmod`).
-MATH_FUNCTIONS = LLVM_INTRINSICS | LIBM | INTEGER_HELPERS | OVERFLOW_CHECKS | {"frem"}
+MATH_FUNCTIONS = (
+    LLVM_INTRINSICS | LIBM | COMPLEX_LIBM | INTEGER_HELPERS | OVERFLOW_CHECKS | {"frem"}
+)
 
 
 # The inline f64 functions whose C library twin is faster where the code runs element by
@@ -112,6 +137,8 @@ def emit_math(
             module, ll.FunctionType(ft, [a.type for a in args]), name=cname
         )
         return b.call(callee, args, name=name)
+    if fn in COMPLEX_LIBM:
+        return _complex_libm(b, fn, args[0], name)
     if fn == "frem":
         return b.frem(args[0], args[1], name=name)
     if fn in OVERFLOW_CHECKS:
@@ -125,6 +152,30 @@ def emit_math(
         signed = isinstance(t, T.Scalar) and t.is_signed
         return b.call(_helper(module, fn, args[0].type, signed), args, name=name)
     raise InternalCompilerError(f"unknown intrinsic {fn}")
+
+
+def _complex_libm(b: ll.IRBuilder, fn: str, z: ll.Value, name: str) -> ll.Value:
+    """`fn(z)` of the C library for a complex `z` ({part, part}), by the x86-64 System V
+    convention: `double _Complex` travels as two doubles (returned as {double, double}),
+    `float _Complex` packed in one <2 x float>."""
+    module = b.module
+    part = z.type.elements[0]  # type: ignore[attr-defined]
+    re, im = b.extract_value(z, 0), b.extract_value(z, 1)
+    if part == F64:
+        fnty = ll.FunctionType(z.type, [F64, F64])
+        callee = module.globals.get(fn) or ll.Function(module, fnty, name=fn)
+        return b.call(callee, [re, im], name=name)
+    packed_t = ll.VectorType(F32, 2)
+    cname = fn + "f"
+    fnty = ll.FunctionType(packed_t, [packed_t])
+    callee = module.globals.get(cname) or ll.Function(module, fnty, name=cname)
+    packed = b.insert_element(ll.Constant(packed_t, ll.Undefined), re, ll.Constant(I32, 0))
+    packed = b.insert_element(packed, im, ll.Constant(I32, 1))
+    out = b.call(callee, [packed])
+    agg = b.insert_value(
+        ll.Constant(z.type, ll.Undefined), b.extract_element(out, ll.Constant(I32, 0)), 0
+    )
+    return b.insert_value(agg, b.extract_element(out, ll.Constant(I32, 1)), 1, name=name)
 
 
 # --- exp and tanh in straight-line arithmetic ----------------------------------------------

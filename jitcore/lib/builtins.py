@@ -192,6 +192,8 @@ def _abs(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return ufuncs.resolve_ufunc_call("absolute", args, kwargs)
     if t is None:
         return None
+    if t.is_bool and not args[0].weak:  # NumPy's absolute of a bool is the bool
+        return Resolved((t,), t, lambda b, v, kw: v[0])
     if t.is_bool:
         t = T.I64
     if t.is_complex:

@@ -110,7 +110,12 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     (
         "NumPy: elementwise functions",
         "On arrays and scalars alike, with NumPy broadcasting and NumPy's result dtypes (taken "
-        "from NumPy itself); a Python number is weak, as in NumPy 2.",
+        "from NumPy itself); a Python number is weak, as in NumPy 2. On complex numbers, "
+        "`sqrt`, `exp`, `log` and the trigonometric and hyperbolic functions call the C "
+        "library's complex functions as NumPy does (its results and special values to the bit, "
+        "on x86-64 Linux and macOS); `sign` is z/|z|; `isnan`/`isinf`/`isfinite` test both "
+        "parts; `maximum`, `minimum` and `< <= > >=` order complex numbers lexicographically, "
+        "as NumPy.",
     ),
     (
         "NumPy: reductions and products",
@@ -118,8 +123,10 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "kernels are written in Python (`jitcore/lib/npkernels.py`) and compiled by jitcore "
         "itself. Sums, means, `var` and `std` add in NumPy's order and give its results bit "
         "for bit on C-ordered arrays, complex ones included (a complex `var` is real, the mean "
-        "of the squared magnitudes of the deviations); along an axis of a Fortran-ordered array "
-        "NumPy's order follows the strides and the two agree to rounding.",
+        "of the squared magnitudes of the deviations), for the whole array, the trailing axes, "
+        "or axes that keep the last one. NumPy's order follows the strides: along an axis of a "
+        "Fortran-ordered array, over the last axis with a non-adjacent one (`axis=(0, 2)`), or "
+        "where a kept axis has length 1, the two agree to rounding.",
     ),
     (
         "NumPy: sorting and searching",

@@ -45,7 +45,7 @@ def pairwise_sum(a, lo, n):  # noqa: ANN001, ANN201
         s = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
         for i in range(end, lo + n):
             s += a[i]
-        return s
+        return zero + s  # NumPy adds the block to its start, 0: -0.0 becomes 0.0
     half = n // 2
     half -= half % 8
     return pairwise_sum(a, lo, half) + pairwise_sum(a, lo + half, n - half)
@@ -260,8 +260,12 @@ def std_flat(a):  # noqa: ANN001, ANN201
 
 @_lib
 def cumsum_flat(a, out):  # noqa: ANN001, ANN201
-    s = out.dtype.type(0)
-    for i in range(a.shape[0]):
+    """NumPy's accumulate: from the first item (so [-0.0] stays -0.0), adding in sequence."""
+    if a.shape[0] == 0:
+        return out
+    s = out.dtype.type(a[0])
+    out[0] = s
+    for i in range(1, a.shape[0]):
         s += a[i]
         out[i] = s
     return out

@@ -431,10 +431,11 @@ def median_rows(a, out):  # noqa: ANN001, ANN201
             continue
         half = n // 2
         intro_select(row, 0, n, half)
+        zero = row.dtype.type(0)  # NumPy takes the mean of the middle: 0 + ..., -0.0 is 0.0
         if n % 2 == 1:
-            out[r] = row[half]
+            out[r] = zero + row[half]
         else:
-            out[r] = (largest_before(row, half) + row[half]) / 2
+            out[r] = (zero + (largest_before(row, half) + row[half])) / 2
     return out
 
 

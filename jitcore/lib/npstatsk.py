@@ -94,8 +94,13 @@ def nanminmax_rows(a, out, biggest):  # noqa: ANN001, ANN201
 def nanarg_rows(a, out, biggest):  # noqa: ANN001, ANN201
     """nanargmin/nanargmax as NumPy computes them: NaN counts as -inf (nanargmax) or +inf
     (nanargmin), so the first extreme index may be a NaN's when the extreme is that infinity
-    ([nan, -inf] gives 0); ValueError for an all-NaN row."""
+    ([nan, -inf] gives 0); ValueError for an all-NaN row, and for an empty axis even when
+    there are no rows (NumPy's argmin of the result raises then)."""
     n = a.shape[1]
+    if n == 0:
+        if biggest:
+            raise ValueError("attempt to get argmax of an empty sequence")
+        raise ValueError("attempt to get argmin of an empty sequence")
     for r in range(a.shape[0]):
         row = a[r]
         best = -1
@@ -111,10 +116,6 @@ def nanarg_rows(a, out, biggest):  # noqa: ANN001, ANN201
                 best = i
                 best_value = x
         if not seen:
-            if n == 0:
-                if biggest:
-                    raise ValueError("attempt to get argmax of an empty sequence")
-                raise ValueError("attempt to get argmin of an empty sequence")
             raise ValueError("All-NaN slice encountered")
         out[r] = best
     return out

@@ -73,6 +73,14 @@ def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
     return scalars and not (a.weak and b.weak)
 
 
+def _numpy_bool(a: Operand, b: Operand) -> bool:
+    """Whether a scalar operation involves a NumPy bool (an element of a bool array,
+    `np.bool(x)`): NumPy adds and multiplies those as bools (`np.True_ + np.True_` is True),
+    where Python's bools are ints (`True + True == 2`)."""
+    scalars = isinstance(a.type, T.Scalar) and isinstance(b.type, T.Scalar)
+    return scalars and any(o.type == T.BOOL and not o.weak for o in (a, b))
+
+
 def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(a.type, T.List) or isinstance(b.type, T.List):
         on_lists = lists.resolve_binop(op, a, b)
@@ -93,6 +101,8 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
         return _tuple_concat(a.type, b.type)
     if op in NUMPY_DIFFERS and _numpy_scalar_rules(a, b):
+        return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
+    if op in {"add", "sub", "mul"} and _numpy_bool(a, b):
         return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
     common = binop_result(op, a, b)
     if common is None:
@@ -130,13 +140,14 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
 
 
 def _with_weak_checks(resolved: Resolved, a: Operand, b: Operand) -> Resolved:
-    """NumPy 2: a Python int combined with a narrower NumPy int must fit it (OverflowError)."""
+    """NumPy 2: a Python int combined with a narrower NumPy int must fit it (OverflowError);
+    a literal that fits needs no check, one that does not always raises."""
     targets = resolved.args
     checks = [
         i
         for i, (op, target) in enumerate(zip((a, b), targets))
         if op.weak
-        and not op.is_const
+        and not (op.is_const and _fits(op.const, target))
         and op.type == T.I64
         and isinstance(target, T.Scalar)
         and target.is_int
@@ -153,6 +164,15 @@ def _with_weak_checks(resolved: Resolved, a: Operand, b: Operand) -> Resolved:
         resolved.const,
         may_raise=True,
     )
+
+
+def _fits(value: object, target: T.Type | None) -> bool:
+    if not (isinstance(target, T.Scalar) and target.is_int and isinstance(value, int)):
+        return True
+    import numpy as np
+
+    info = np.iinfo(target.dtype)
+    return int(info.min) <= value <= int(info.max)
 
 
 def _checked_lower(inner, checks: list[int], targets: tuple):  # noqa: ANN001, ANN202
@@ -358,6 +378,14 @@ def resolve_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:
         return ufuncs.resolve_array_unary(op, x, loc)
     if not isinstance(t, T.Scalar):
         raise TypingError(f"bad operand type for unary {op}: {t}", loc=loc)
+    if t.is_bool and not x.weak and op in {"neg", "pos"}:
+        raise TypingError(
+            f"NumPy does not support the unary {'-' if op == 'neg' else '+'} of a NumPy bool",
+            loc=loc,
+            hint="use `not x` for the negation, or convert first: `-int(x)`",
+        )
+    if t.is_bool and not x.weak and op == "invert":  # NumPy: ~np.True_ is np.False_
+        return Resolved((t,), t, lambda b, args, kw: b.not_(args[0]))
     if t.is_bool and op in {"neg", "pos", "invert"}:
         t = T.I64  # Python: -True == -1, ~True == -2
     if op == "invert" and not t.is_int:

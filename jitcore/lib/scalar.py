@@ -269,6 +269,8 @@ def cexp(b: LowBuilder, z: ir.Value) -> ir.Value:
 def extreme(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
     """NumPy's `minimum` / `maximum` of two numbers of one type: a NaN on either side wins."""
     pred = "lt" if op == "minimum" else "gt"
+    if cast(T.Scalar, x.type).is_complex:  # lexicographic; x on a tie, as NumPy's loop
+        return b.select(b.or_(b.cmp(pred[0] + "e", x, y), b.isnan(x)), x, y)
     if cast(T.Scalar, x.type).is_float:
         return b.select(b.or_(b.cmp(pred, x, y), b.isnan(x)), x, y)
     return b.select(b.cmp(pred, x, y), x, y)

@@ -12,6 +12,8 @@ instead, which LLVM vectorizes.
 
 from __future__ import annotations
 
+import platform
+import sys
 from collections.abc import Callable
 from typing import cast
 
@@ -223,6 +225,16 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
     def prepare(bb: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
         return [check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)]
 
+    by_value = op in _COMPARISONS and _python_int_against_ints(a, b)
+    if by_value:  # NumPy 2 compares a Python int with any int dtype by value: no OverflowError
+
+        def exact(b2: LowBuilder, xs: list[ir.Value]) -> ir.Value:
+            x, y = xs
+            if x.type.is_signed and y.type.is_signed:  # type: ignore[union-attr]
+                return element(b2, b2.cast(x, T.I64), b2.cast(y, T.I64))
+            return mixed_sign_compare(b2, op, x, y)
+
+        return _elementwise_resolved(2, result, Recipe(out, exact))
     if mixed_sign:  # exact, as NumPy's mixed signed/unsigned comparison loops
         fn: ScalarFn = lambda b2, xs: mixed_sign_compare(b2, op, xs[0], xs[1])  # noqa: E731
     else:
@@ -231,6 +243,17 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
 
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
+def _python_int_against_ints(a: Operand, b: Operand) -> bool:
+    """A Python int (weak) compared with integers of another dtype than int64."""
+    kinds = [_element_type(x) for x in (a, b)]
+    weak_int = [isinstance(o.type, T.Scalar) and o.weak and o.type == T.I64 for o in (a, b)]
+    return (
+        any(weak_int)
+        and all(k.is_int for k in kinds)
+        and any(k != T.I64 for k, w in zip(kinds, weak_int) if not w)
+    )
 
 
 def _element_type(op: Operand) -> T.Scalar:
@@ -329,6 +352,30 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
 # --- unary operators and ufunc functions --------------------------------------------------
 
 
+# NumPy's complex ufuncs call C99's complex functions (npy_csqrt is csqrt, ...); so does
+# compiled code where it knows the C calling convention of complex numbers (x86-64 System V:
+# Linux, macOS). Elsewhere sqrt, exp and log of complex128 follow cmath (which raises where
+# NumPy gives inf or nan).
+_C99_COMPLEX = {
+    "sqrt": "csqrt",
+    "exp": "cexp",
+    "log": "clog",
+    "sin": "csin",
+    "cos": "ccos",
+    "tan": "ctan",
+    "sinh": "csinh",
+    "cosh": "ccosh",
+    "tanh": "ctanh",
+    "arcsin": "casin",
+    "arccos": "cacos",
+    "arctan": "catan",
+}
+_C_COMPLEX_ABI = platform.machine().lower() in {"x86_64", "amd64"} and sys.platform in {
+    "linux",
+    "darwin",
+}
+
+
 def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
     def emit(b: LowBuilder, x: ir.Value) -> ir.Value:
         t = x.type
@@ -349,6 +396,12 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
                     b.cmp("lt", x, ir.Const(0, type=t)), b.emit(ir.UnaryOp("neg", x, type=t)), x
                 )
             return x
+        if name == "sign" and t.is_complex:
+            return _complex_sign(b, x)
+        if name in {"isnan", "isinf", "isfinite"} and t.is_complex:  # of either part
+            test = {"isnan": b.isnan, "isinf": b.isinf, "isfinite": b.isfinite}[name]
+            join = b.and_ if name == "isfinite" else b.or_
+            return join(test(b.real(x)), test(b.imag(x)))
         if name == "sign":
             zero = ir.Const(0.0 if t.is_float else 0, type=t)
             one = ir.Const(1.0 if t.is_float else 1, type=t)
@@ -362,8 +415,10 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
         if name in {"floor", "ceil", "trunc", "rint"} and t.kind in "iub":
             return x  # NumPy 2 keeps integer and bool dtypes: already integral
         if t.is_complex:
+            if name in _C99_COMPLEX and _C_COMPLEX_ABI:
+                return b.intrinsic(_C99_COMPLEX[name], [x], t)
             complex_fns = {"sqrt": scalar.csqrt, "exp": scalar.cexp, "log": scalar.clog}
-            if name in complex_fns:
+            if name in complex_fns and t == T.C128:
                 return complex_fns[name](b, x)
             raise TypingError(f"np.{name} of complex arrays is not supported")
         intrinsic = {
@@ -391,6 +446,31 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
         return b.intrinsic(intrinsic, [x], t)
 
     return emit
+
+
+def _complex_sign(b: LowBuilder, x: ir.Value) -> ir.Value:
+    """NumPy 2's sign of a complex number: z / |z|; 0 for 0, NaN for a NaN |z|; for an
+    infinite |z|, the unit of the infinite part (NaN when both are)."""
+    t = x.type
+    assert isinstance(t, T.Scalar)
+    part = T.complex_part(t)
+    re, im = b.real(x), b.imag(x)
+    zero, one = ir.Const(0.0, type=part), ir.Const(1.0, type=part)
+    minus_one, nan = ir.Const(-1.0, type=part), ir.Const(float("nan"), type=part)
+    size = b.intrinsic("hypot", [re, im], part)
+    unit_re, unit_im = b.binop("div", re, size), b.binop("div", im, size)
+    # |z| infinite: the infinite part's unit
+    re_inf, im_inf = b.isinf(re), b.isinf(im)
+    sign_re = b.select(b.cmp("gt", re, zero), one, minus_one)
+    sign_im = b.select(b.cmp("gt", im, zero), one, minus_one)
+    inf_re = b.select(re_inf, b.select(im_inf, nan, sign_re), zero)
+    inf_im = b.select(re_inf, b.select(im_inf, nan, zero), sign_im)
+    out_re = b.select(b.isinf(size), inf_re, unit_re)
+    out_im = b.select(b.isinf(size), inf_im, unit_im)
+    is_zero = b.cmp("eq", size, zero)
+    out_re, out_im = b.select(is_zero, zero, out_re), b.select(is_zero, zero, out_im)
+    size_nan = b.isnan(size)
+    return b.complex(b.select(size_nan, nan, out_re), b.select(size_nan, nan, out_im), t)
 
 
 def resolve_array_unary(op: str, x: Operand, loc: SourceLoc) -> Resolved:

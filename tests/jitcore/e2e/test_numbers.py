@@ -10,6 +10,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from jitcore import jit
+from jitcore.errors import TypingError
 from tests.jitcore.support import assert_same, compiled, in_int64
 
 i64 = st.integers(-(2**63), 2**63 - 1)
@@ -306,3 +307,65 @@ def test_float64_and_int64_numpy_scalars_are_strong(x: float, y: float, n: int) 
     got = assert_same(mixed_width, a32, b64, n)
     want = mixed_width(a32, b64, n)
     assert [type(v) for v in got] == [type(v) for v in want]
+
+
+def bool_elements(p, q, k):  # noqa: ANN001, ANN201
+    x, y = p[0], q[0]
+    return x + y, x * y, ~x, abs(x), k[0] + x, x + 1, np.bool(k[0]) + 1.5, True + True
+
+
+@given(st.booleans(), st.booleans(), st.integers(-128, 127))
+def test_numpy_bools_add_and_multiply_as_numpy_bools(p: bool, q: bool, k: int) -> None:
+    """An element of a bool array is a NumPy bool: `+` is or, `*` is and, `~` is not, and an
+    int8 plus one stays int8 (Python's bools are ints: `True + True` stays 2)."""
+    args = (np.array([p]), np.array([q]), np.array([k], dtype=np.int8))
+    got = assert_same(bool_elements, *args)
+    want = bool_elements(*args)
+    assert [type(v) for v in got] == [type(v) for v in want]
+
+
+def negated_bool(p):  # noqa: ANN001, ANN201
+    return -p[0]
+
+
+def test_negating_a_numpy_bool_is_refused_as_numpy_refuses_it() -> None:
+    with pytest.raises(TypeError):
+        negated_bool(np.array([True]))
+    with pytest.raises(TypingError, match="NumPy bool"):
+        compiled(negated_bool)(np.array([True]))
+
+
+def literal_too_big(a):  # noqa: ANN001, ANN201
+    return a[0] + 300
+
+
+def literal_negative(a):  # noqa: ANN001, ANN201
+    return a[0] * -1
+
+
+def test_an_int_literal_outside_the_elements_dtype_raises_as_numpy() -> None:
+    for f, a in [
+        (literal_too_big, np.array([1], np.int8)),
+        (literal_negative, np.array([3], np.uint8)),
+    ]:
+        with pytest.raises(OverflowError):
+            f(a)
+        with pytest.raises(OverflowError):
+            compiled(f)(a)
+
+
+def compare_with_int(a, x):  # noqa: ANN001, ANN201
+    return a < x, a <= x, a > x, a >= x, a == x, a != x, x < a
+
+
+@given(
+    st.sampled_from(["int8", "uint8", "int16", "uint32", "int32", "uint64"]),
+    st.integers(-(2**63), 2**63 - 1) | st.integers(-300, 300),
+)
+def test_ints_compare_with_any_python_int_by_value(dtype: str, x: int) -> None:
+    """NumPy 2 compares an int array with a Python int that does not fit its dtype by value
+    (no OverflowError, as arithmetic would raise)."""
+    info = np.iinfo(dtype)
+    a = np.array([info.min, 0, 1, info.max], dtype=dtype)
+    for got, want in zip(compiled(compare_with_int)(a, x), compare_with_int(a, x)):
+        np.testing.assert_array_equal(got, want)

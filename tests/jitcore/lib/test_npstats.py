@@ -3,6 +3,8 @@ layouts, N-D with axis/keepdims, empty, NaN/inf, and NumPy's errors."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import example, given, settings
@@ -495,3 +497,47 @@ def test_cross_matches_numpy(a: np.ndarray, b: np.ndarray) -> None:
             compiled(cross)(a, b)
         return
     assert_same(cross, a, b)
+
+
+def signed_zero_sums(a):  # noqa: ANN001, ANN201
+    return np.sum(a), np.mean(a), np.cumsum(a), np.median(a), np.nansum(a), a.sum(axis=-1)
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 200])
+def test_sums_of_negative_zeros_are_numpys(n: int) -> None:
+    """NumPy adds a sum to its start, 0.0 (so a sum of -0.0 is 0.0, for any n), takes a median
+    as the mean of the middle ones (0.0 too), and accumulates from the first item (cumsum keeps
+    -0.0)."""
+    a = np.full(n, -0.0)
+    want, got = signed_zero_sums(a), compiled(signed_zero_sums)(a)
+    for w, g in zip(want, got):
+        np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+def nanargmin_axis1(a):  # noqa: ANN001, ANN201
+    return np.nanargmin(a, axis=1)
+
+
+def test_nanargmin_of_an_empty_axis_raises_even_with_nothing_else() -> None:
+    a = np.empty((1, 0, 0))
+    with pytest.raises(ValueError, match="empty sequence"):
+        nanargmin_axis1(a)
+    with pytest.raises(ValueError, match="empty sequence"):
+        compiled(nanargmin_axis1)(a)
+
+
+def nan_spread_f32(a):  # noqa: ANN001, ANN201
+    return np.nanvar(a), np.nanstd(a, axis=-1), np.var(a)
+
+
+@given(a=arrays(dtype="float32", min_dims=1))
+def test_float32_nanvar_is_numpys_bit_for_bit(a: np.ndarray) -> None:
+    """Its mean stays float32 as NumPy's does (it once became float64: 1 ulp off)."""
+    a = np.ascontiguousarray(a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want, got = nan_spread_f32(a), compiled(nan_spread_f32)(a)
+    for w, g in zip(want, got):
+        assert np.asarray(g).dtype == np.asarray(w).dtype
+        np.testing.assert_array_equal(g, w)
