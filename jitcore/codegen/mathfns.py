@@ -87,6 +87,7 @@ COMPLEX_LIBM = frozenset(
         "casinh",
         "cacosh",
         "catanh",
+        "cpow",  # (z, w)
     }
 )
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})
@@ -138,7 +139,7 @@ def emit_math(
         )
         return b.call(callee, args, name=name)
     if fn in COMPLEX_LIBM:
-        return _complex_libm(b, fn, args[0], name)
+        return _complex_libm(b, fn, args, name)
     if fn == "frem":
         return b.frem(args[0], args[1], name=name)
     if fn in OVERFLOW_CHECKS:
@@ -154,24 +155,29 @@ def emit_math(
     raise InternalCompilerError(f"unknown intrinsic {fn}")
 
 
-def _complex_libm(b: ll.IRBuilder, fn: str, z: ll.Value, name: str) -> ll.Value:
-    """`fn(z)` of the C library for a complex `z` ({part, part}), by the x86-64 System V
-    convention: `double _Complex` travels as two doubles (returned as {double, double}),
-    `float _Complex` packed in one <2 x float>."""
+def _complex_libm(b: ll.IRBuilder, fn: str, zs: list[ll.Value], name: str) -> ll.Value:
+    """`fn(*zs)` of the C library for complex arguments ({part, part}), by the x86-64 System
+    V convention: a `double _Complex` travels as two doubles (returned as {double, double}),
+    a `float _Complex` packed in one <2 x float>."""
     module = b.module
+    z = zs[0]
     part = z.type.elements[0]  # type: ignore[attr-defined]
-    re, im = b.extract_value(z, 0), b.extract_value(z, 1)
     if part == F64:
-        fnty = ll.FunctionType(z.type, [F64, F64])
+        fnty = ll.FunctionType(z.type, [F64, F64] * len(zs))
         callee = module.globals.get(fn) or ll.Function(module, fnty, name=fn)
-        return b.call(callee, [re, im], name=name)
+        parts = [b.extract_value(w, k) for w in zs for k in (0, 1)]
+        return b.call(callee, parts, name=name)
     packed_t = ll.VectorType(F32, 2)
     cname = fn + "f"
-    fnty = ll.FunctionType(packed_t, [packed_t])
+    fnty = ll.FunctionType(packed_t, [packed_t] * len(zs))
     callee = module.globals.get(cname) or ll.Function(module, fnty, name=cname)
-    packed = b.insert_element(ll.Constant(packed_t, ll.Undefined), re, ll.Constant(I32, 0))
-    packed = b.insert_element(packed, im, ll.Constant(I32, 1))
-    out = b.call(callee, [packed])
+    packs = []
+    for w in zs:
+        packed = b.insert_element(
+            ll.Constant(packed_t, ll.Undefined), b.extract_value(w, 0), ll.Constant(I32, 0)
+        )
+        packs.append(b.insert_element(packed, b.extract_value(w, 1), ll.Constant(I32, 1)))
+    out = b.call(callee, packs)
     agg = b.insert_value(
         ll.Constant(z.type, ll.Undefined), b.extract_element(out, ll.Constant(I32, 0)), 0
     )

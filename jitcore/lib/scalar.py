@@ -10,11 +10,20 @@ Layer: depends on `ir` only, so every rule module can use it.
 from __future__ import annotations
 
 import math
+import platform
+import sys
 from typing import cast
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
+
+# Whether compiled code knows the C calling convention of complex numbers (x86-64 System V:
+# Linux, macOS), and so can call C99's complex functions (`csqrt`, `cpow`, ...) as NumPy does.
+C_COMPLEX_ABI = platform.machine().lower() in {"x86_64", "amd64"} and sys.platform in {
+    "linux",
+    "darwin",
+}
 
 # The messages of Python's math module.
 DOMAIN = "math domain error"
@@ -79,6 +88,61 @@ def numpy_complex_div(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     return b.complex(b.select(c_big, re1, re2), b.select(c_big, im1, im2), x.type)  # type: ignore[arg-type]
 
 
+def numpy_complex_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """NumPy's `npy_cpow`: x**0 is 1; 0**y is 0 when y's real part is positive, else NaN;
+    an integral real y with |y| < 100 multiplies (x, x*x, x*(x*x), else by squaring, then
+    1/r for a negative y), so small powers are exact as NumPy's; otherwise C's `cpow`."""
+    t = cast(T.Scalar, x.type)
+    part = T.complex_part(t)
+    xr, xi, yr, yi = b.real(x), b.imag(x), b.real(y), b.imag(y)
+    zero, one = ir.Const(0.0, type=part), ir.Const(1.0, type=part)
+    nan = ir.Const(float("nan"), type=part)
+    unit = b.complex(one, zero, t)
+    # the general case
+    general = (
+        b.intrinsic("cpow", [x, y], t)
+        if C_COMPLEX_ABI
+        else b.cast(lower_complex_pow(b, [b.cast(x, T.C128), b.cast(y, T.C128)], {}), t)
+    )
+    # an integral real exponent: n = |y| < 100 by squaring, 7 bits at most
+    n_float = b.intrinsic("fabs", [yr], part)
+    integral = b.and_(
+        b.and_(b.cmp("eq", yi, zero), b.cmp("eq", b.intrinsic("trunc", [yr], part), yr)),
+        b.cmp("lt", n_float, ir.Const(100.0, type=part)),
+    )
+    n = b.cast(b.select(integral, n_float, zero), T.I64)
+    acc, power = unit, x
+    for bit in range(7):
+        has_bit = b.cmp("ne", b.binop("and", n, ir.Const(1 << bit, type=T.I64)), i64_const(0))
+        acc = b.select(has_bit, b.binop("mul", acc, power), acc)
+        power = b.binop("mul", power, power)
+    by_squaring = b.select(b.cmp("lt", yr, zero), numpy_complex_div(b, unit, acc), acc)
+    square = b.binop("mul", x, x)
+    small = b.select(
+        b.cmp("eq", yr, one),
+        x,
+        b.select(
+            b.cmp("eq", yr, ir.Const(2.0, type=part)),
+            square,
+            b.select(
+                b.cmp("eq", yr, ir.Const(3.0, type=part)), b.binop("mul", x, square), by_squaring
+            ),
+        ),
+    )
+    result = b.select(integral, small, general)
+    # a zero base: 0 for an exponent of positive real part, else NaN
+    zero_base = b.and_(b.cmp("eq", xr, zero), b.cmp("eq", xi, zero))
+    positive = b.cmp("gt", yr, zero)
+    of_zero = b.select(positive, b.complex(zero, zero, t), b.complex(nan, nan, t))
+    result = b.select(zero_base, of_zero, result)
+    zero_exponent = b.and_(b.cmp("eq", yr, zero), b.cmp("eq", yi, zero))
+    return b.select(zero_exponent, unit, result)
+
+
+def i64_const(value: int) -> ir.Const:
+    return ir.Const(value, type=T.I64)
+
+
 def int_divmod(
     b: LowBuilder, x: ir.Value, y: ir.Value, numpy_rules: bool = False
 ) -> tuple[ir.Value, ir.Value]:
@@ -139,7 +203,9 @@ def float_divmod(
 
 
 def lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    """CPython's `_Py_c_pow` (polar form)."""
+    """CPython's complex `**`: by squaring for an integral exponent within 100 (`c_powi`),
+    else `_Py_c_pow` (polar form); ZeroDivisionError for 0 to a negative or complex power,
+    OverflowError for an infinite result."""
     x, y = args
     t = x.type
     part = T.complex_part(t)  # type: ignore[arg-type]
@@ -162,7 +228,28 @@ def lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.V
     general = b.complex(re, im, t)  # type: ignore[arg-type]
     one = b.complex(ir.Const(1.0, type=part), zero, t)  # type: ignore[arg-type]
     zero_c = b.complex(zero, zero, t)  # type: ignore[arg-type]
-    return b.select(y_zero, one, b.select(x_zero, zero_c, general))
+    # CPython's c_powi: an integral exponent within 100 multiplies by squaring (exact where
+    # the polar form is not: (1+2j)**2 is -3+4j), and divides 1 by that for a negative one
+    integral = b.and_(
+        b.and_(b.cmp("eq", yi, zero), b.cmp("eq", b.intrinsic("trunc", [yr], part), yr)),
+        b.cmp("le", b.intrinsic("fabs", [yr], part), ir.Const(100.0, type=part)),
+    )
+    n = b.cast(b.select(integral, b.intrinsic("fabs", [yr], part), zero), T.I64)
+    acc, power = one, x
+    for bit in range(7):
+        has_bit = b.cmp("ne", b.binop("and", n, ir.Const(1 << bit, type=T.I64)), i64_const(0))
+        acc = b.select(has_bit, b.binop("mul", acc, power), acc)
+        power = b.binop("mul", power, power)
+    inverse = b.and_(integral, b.cmp("lt", yr, zero))
+    acc_zero = b.and_(b.cmp("eq", b.real(acc), zero), b.cmp("eq", b.imag(acc), zero))
+    b.raise_if(b.and_(inverse, acc_zero), ZeroDivisionError, "0.0 to a negative or complex power")
+    quotient = complex_div(b, one, b.select(inverse, acc, one))
+    by_squaring = b.select(inverse, quotient, acc)
+    result = b.select(integral, by_squaring, b.select(x_zero, zero_c, general))
+    result = b.select(y_zero, one, result)
+    infinite = b.or_(b.isinf(b.real(result)), b.isinf(b.imag(result)))
+    b.raise_if(infinite, OverflowError, "complex exponentiation")
+    return result
 
 
 def truth(b: LowBuilder, x: ir.Value) -> ir.Value:

@@ -12,8 +12,6 @@ instead, which LLVM vectorizes.
 
 from __future__ import annotations
 
-import platform
-import sys
 from collections.abc import Callable
 from typing import cast
 
@@ -133,7 +131,7 @@ def _power(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
             )
         return b.intrinsic("ipow", [x, y], t)
     if t.is_complex:
-        return scalar.lower_complex_pow(b, [x, y], {})
+        return scalar.numpy_complex_pow(b, x, y)
     return scalar.float_pow(b, x, y)
 
 
@@ -370,10 +368,6 @@ _C99_COMPLEX = {
     "arccos": "cacos",
     "arctan": "catan",
 }
-_C_COMPLEX_ABI = platform.machine().lower() in {"x86_64", "amd64"} and sys.platform in {
-    "linux",
-    "darwin",
-}
 
 
 def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
@@ -415,7 +409,7 @@ def _unary_element(name: str) -> Callable[[LowBuilder, ir.Value], ir.Value]:
         if name in {"floor", "ceil", "trunc", "rint"} and t.kind in "iub":
             return x  # NumPy 2 keeps integer and bool dtypes: already integral
         if t.is_complex:
-            if name in _C99_COMPLEX and _C_COMPLEX_ABI:
+            if name in _C99_COMPLEX and scalar.C_COMPLEX_ABI:
                 return b.intrinsic(_C99_COMPLEX[name], [x], t)
             complex_fns = {"sqrt": scalar.csqrt, "exp": scalar.cexp, "log": scalar.clog}
             if name in complex_fns and t == T.C128:

@@ -369,3 +369,19 @@ def test_ints_compare_with_any_python_int_by_value(dtype: str, x: int) -> None:
     a = np.array([info.min, 0, 1, info.max], dtype=dtype)
     for got, want in zip(compiled(compare_with_int)(a, x), compare_with_int(a, x)):
         np.testing.assert_array_equal(got, want)
+
+
+def complex_power(z, w):  # noqa: ANN001, ANN201
+    return z**w
+
+
+@given(
+    st.complex_numbers(max_magnitude=1e3, allow_nan=False, allow_infinity=False),
+    st.integers(-100, 100),
+)
+def test_python_complex_to_an_integral_power_multiplies_as_cpython(z: complex, n: int) -> None:
+    """CPython squares and multiplies for an integral exponent within 100 (`c_powi`), so
+    (1+2j)**2 is exactly -3+4j; the polar form was 2 ulps off. Overflow and 0 to a negative
+    power raise as in CPython."""
+    for w in (n, complex(n, 0)):
+        assert_same(complex_power, z, w, ulps=0)

@@ -177,3 +177,28 @@ def test_complex_order_is_lexicographic_as_numpys(dtype: str) -> None:
             same_bits(g, w)
         else:
             np.testing.assert_array_equal(g, w)
+
+
+def c_power(a, b):  # noqa: ANN001, ANN201
+    return np.power(a, b), a**b
+
+
+EXPONENTS = [0.0, 1.0, 2.0, 3.0, -1.0, -2.0, 5.0, 7.0, -13.0, 99.0, 100.0, 0.5, -0.5]
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_complex_powers_are_numpys(dtype: str) -> None:
+    """NumPy's npy_cpow: 1 for a zero exponent, 0 for zero to an exponent of positive real
+    part (NaN otherwise), multiplication for integral real exponents under 100 (exact where
+    the polar form is not: (1+2j)**2 is -3+4j), the C library's cpow otherwise."""
+    bases = corners(dtype)[::5]
+    exponents = np.array(
+        [complex(e, 0) for e in EXPONENTS] + [1j, 2 + 1j, complex(np.nan, 0), complex(np.inf, 0)],
+        dtype=dtype,
+    )
+    a, b = np.repeat(bases, len(exponents)), np.tile(exponents, len(bases))
+    want, got = run(c_power, a, b)
+    for w, g in zip(want, got):
+        same_bits(g, w)
+    exact = run(c_power, np.array([1 + 2j, -1j], dtype=dtype), np.array([2, 3], dtype=dtype))
+    same_bits(exact[1][0], np.array([-3 + 4j, 1j], dtype=dtype))
