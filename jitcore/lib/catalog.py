@@ -126,7 +126,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "of the squared magnitudes of the deviations), for the whole array, the trailing axes, "
         "or axes that keep the last one. NumPy's order follows the strides: along an axis of a "
         "Fortran-ordered array, over the last axis with a non-adjacent one (`axis=(0, 2)`), or "
-        "where a kept axis has length 1, the two agree to rounding.",
+        "where a kept axis has length 1, the two agree to rounding. Complex `min`, `max`, "
+        "`argmin` and `argmax` order lexicographically, as NumPy (a NaN in either part wins).",
     ),
     (
         "NumPy: sorting and searching",

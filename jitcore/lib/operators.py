@@ -483,7 +483,8 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     if ta.is_bool and tb.is_bool:
         common = T.BOOL
     assert common is not None
-    if common.is_complex and op not in {"eq", "ne"}:
+    if common.is_complex and op not in {"eq", "ne"} and a.weak and b.weak:
+        # Python's complex numbers are not ordered; NumPy's are, lexicographically
         raise TypingError(f"complex numbers are not ordered ({ta} {op} {tb})", loc=loc)
     return Resolved((common, common), T.BOOL, lambda bld, args, kw: bld.cmp(op, args[0], args[1]))
 

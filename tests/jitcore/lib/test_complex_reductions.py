@@ -117,3 +117,38 @@ def test_the_variance_of_complex_numbers_is_real() -> None:
     assert compiled(whole_var)(a) == 2.0
     assert type(compiled(whole_var)(a)) is np.float64
     np.testing.assert_array_equal(compiled(col_std)(a.reshape(2, 2)), [1.0, 1.0])
+
+
+def extremes(a):  # noqa: ANN001, ANN201
+    return np.max(a), a.min(), np.argmax(a), np.argmin(a)
+
+
+def extremes_along(a):  # noqa: ANN001, ANN201
+    return np.max(a, axis=0), a.min(axis=1), a.argmax(axis=1), np.argmin(a, axis=0)
+
+
+CORNER_PARTS = [0.0, -0.0, 1.0, -1.0, 2.0, np.nan, np.inf, -np.inf]
+
+
+@st.composite
+def cornered(draw: st.DrawFn) -> np.ndarray:
+    """Small complex arrays of corner parts: ties, NaN in either part, infinities."""
+    dtype = draw(st.sampled_from(["complex128", "complex64"]))
+    shape = (draw(st.integers(1, 4)), draw(st.integers(1, 6)))
+    a = np.empty(shape, dtype=dtype)
+    a.real = draw(hnp.arrays(np.float64, shape, elements=st.sampled_from(CORNER_PARTS)))
+    a.imag = draw(hnp.arrays(np.float64, shape, elements=st.sampled_from(CORNER_PARTS)))
+    return a
+
+
+@given(a=cornered())
+def test_complex_extremes_are_numpys(a: np.ndarray) -> None:
+    """NumPy orders complex numbers lexicographically, and a NaN in either part wins (min and
+    max) or is found first (argmin and argmax)."""
+    for f in (extremes, extremes_along):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            want, got = f(a), compiled(f)(a)
+        for w, g in zip(want, got):
+            assert np.asarray(g).dtype == np.asarray(w).dtype
+            np.testing.assert_array_equal(g, w)

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from jitcore.errors import TypingError
 from tests.jitcore.support import compiled
 
 SPECIAL = [0.0, -0.0, 1.0, -1.0, 0.5, np.nan, np.inf, -np.inf, 1e300, -1e-310, 710.0, -1000.0]
@@ -202,3 +203,24 @@ def test_complex_powers_are_numpys(dtype: str) -> None:
         same_bits(g, w)
     exact = run(c_power, np.array([1 + 2j, -1j], dtype=dtype), np.array([2, 3], dtype=dtype))
     same_bits(exact[1][0], np.array([-3 + 4j, 1j], dtype=dtype))
+
+
+def scalar_order(a):  # noqa: ANN001, ANN201
+    return a[0] < a[1], a[0] <= a[1], a[0] > a[1], a[1] >= a[0], a[0] > 1j
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_numpy_complex_scalars_are_ordered_too(dtype: str) -> None:
+    small = corners(dtype)[::4]
+    for x, y in itertools.product(small, small):
+        a = np.array([x, y])
+        assert compiled(scalar_order)(a) == scalar_order(a)
+
+
+def python_order(z, w):  # noqa: ANN001, ANN201
+    return z < w
+
+
+def test_python_complex_numbers_are_not_ordered() -> None:
+    with pytest.raises(TypingError, match="not ordered"):
+        compiled(python_order)(1j, 2j)
