@@ -268,6 +268,8 @@ def first_difference(
         return _tuple_difference(python, compiled, tol, path)
     if kind == "dict":
         return _dict_difference(python, compiled, tol, path)
+    if kind in ("set", "frozenset"):
+        return _set_difference(python, compiled, path)
     if kind == "array":
         return _array_difference(python, compiled, tol, path)
     if kind == "float":
@@ -363,6 +365,19 @@ def _kind(value: Any) -> str:
     if value is None:
         return "None"
     return type(value).__name__
+
+
+def _set_difference(python: Any, compiled: Any, path: str) -> Difference | None:
+    """Sets agree when their members do; NaN members, which equal nothing (so `==` of two
+    sets holding a NaN each is False), are counted instead."""
+
+    def split(members: Any) -> tuple[int, set]:
+        nans = {id(x) for x in members if isinstance(x, float | np.floating) and x != x}
+        return len(nans), {x for x in members if id(x) not in nans}
+
+    if split(python) == split(compiled):
+        return None
+    return Difference(path, show(python), show(compiled), "not equal")
 
 
 def _dict_difference(python: dict, compiled: dict, tol: Tolerance, path: str) -> Difference | None:

@@ -255,7 +255,7 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
             element_store(b, v[0], v[1], v[2])
             return ir.Const(None, type=T.NONE)
 
-        store_as = None if value.type == T.I64 and t.dtype.is_int else t.dtype
+        store_as = None if checked_store(value.type, t.dtype) else t.dtype
         return Resolved((None, None, store_as), T.NONE, lower_store)
     _check_assignable(target, value, loc)  # type: ignore[arg-type]
 
@@ -268,10 +268,24 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
 
 
 def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
-    """NumPy 2 refuses to store a Python int that does not fit an integer dtype."""
-    if value.type != T.I64 or not dtype.is_int or dtype == T.I64 or isinstance(value, ir.Const):
+    """NumPy 2 refuses to store a Python int that does not fit an integer dtype; a float it
+    converts to a Python int first (NaN: ValueError, infinity: OverflowError), which must
+    then fit (a plain conversion would be undefined, in practice wrapping)."""
+    if isinstance(value.type, T.Scalar) and value.type.is_float and dtype.is_int:
+        _check_float_to_int(b, value, dtype)
+        return
+    if value.type != T.I64 or not dtype.is_int or dtype == T.I64:
         return
     info = np.iinfo(dtype.dtype)
+    if isinstance(value, ir.Const):  # decided now: nothing, or an error whenever it runs
+        if int(info.min) <= cast(int, value.value) <= int(info.max):
+            return
+        b.raise_if(
+            ir.Const(True, type=T.BOOL),
+            OverflowError,
+            f"Python integer {value.value} out of bounds for {dtype.dtype}",
+        )
+        return
     low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
     high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
     b.raise_if(
@@ -279,6 +293,25 @@ def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
         OverflowError,
         f"Python integer out of bounds for {dtype.dtype}",
     )
+
+
+def _check_float_to_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
+    t = cast(T.Scalar, value.type)
+    b.raise_if(b.isnan(value), ValueError, "cannot convert float NaN to integer")
+    b.raise_if(b.isinf(value), OverflowError, "cannot convert float infinity to integer")
+    whole = b.intrinsic("trunc", [value], t)
+    info = np.iinfo(dtype.dtype)
+    # int(x) must lie in [min, max]: compared as floats, the bounds rounded outwards (2**63 and
+    # 2**64 are exact; a float32 compares in float64 to keep int32's bounds exact)
+    wide = b.cast(whole, T.F64)
+    too_low = b.cmp("lt", wide, ir.Const(float(int(info.min)), type=T.F64))
+    too_high = b.cmp("ge", wide, ir.Const(float(int(info.max) + 1), type=T.F64))
+    message = (
+        "Python int too large to convert to C long"
+        if dtype == T.I64
+        else f"Python integer out of bounds for {dtype.dtype}"
+    )
+    b.raise_if(b.or_(too_low, too_high), OverflowError, message)
 
 
 def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) -> None:
@@ -296,6 +329,13 @@ def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
     if isinstance(vt, T.Array) and vt.ndim <= target.ndim:
         return
     raise TypingError(f"cannot assign {vt} to a {target.ndim}-d array slice", loc=loc)
+
+
+def checked_store(value: T.Type, dtype: T.Scalar) -> bool:
+    """Whether a value of this type is checked before it is stored as `dtype` (so reaches the
+    store as it is): a Python int or a float stored into integers."""
+    floats = isinstance(value, T.Scalar) and value.is_float
+    return dtype.is_int and (value == T.I64 or floats)
 
 
 def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
@@ -604,7 +644,12 @@ def _filled(fill: object | None):  # noqa: ANN202
         ndim = _shape_arg(shape)
         out = T.Array(dtype, ndim, order if ndim > 1 else "C")
 
+        python_int = fill == "full" and value is not None and value.weak
+        python_int = python_int and value.type == T.I64  # type: ignore[union-attr]
+
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            if python_int:  # np.full(n, 300, dtype=np.int8): NumPy's OverflowError
+                check_python_int(b, v[1], dtype)
             arr = allocate(b, dtype, _shape_values(b, v[0]), order)
             if fill is not None:
                 scalar = b.cast(v[1], dtype) if fill == "full" else ir.Const(fill, type=dtype)
@@ -729,8 +774,12 @@ def _arange_positional(args: list, kwargs: dict, zero: object) -> list:
 @register_function(np.arange, params="start: real, stop?: real, step?: real, *, dtype?: dtype")
 def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
-    dtype_op = kwargs.pop("dtype", None)
+    if len(args) > 4 or (len(args) == 4 and "dtype" in kwargs):
+        return None
     given = list(args)
+    # NumPy takes the dtype fourth too: np.arange(0, 9, 2, np.int8) (it was once dropped)
+    dtype_op = kwargs.pop("dtype", args[3] if len(args) == 4 else None)
+    args = list(args[:3])
     args = _arange_positional(args, kwargs, Operand(T.I64, 0, weak=True))
     if kwargs or not 1 <= len(args) <= 3:
         return None
@@ -740,6 +789,7 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     default = np.result_type(*[0.0 if cast(T.Scalar, a.type).is_float else 0 for a in args])
     dtype = dtype_arg(dtype_op, default)
     work = T.F64 if any(cast(T.Scalar, a.type).is_float for a in args) else T.I64
+    python_ints = all(a.weak and a.type == T.I64 for a in args)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         vals = [b.cast(x, work) for x in _arange_positional(v, dict(kw), i64(0))]
@@ -753,6 +803,17 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         zero = ir.Const(0, type=work)
         b.raise_if(b.cmp("eq", step, zero), ZeroDivisionError, "arange step cannot be zero")
         n = (_arange_length_f64 if work == T.F64 else _arange_length_i64)(b, start, stop, step)
+        if python_ints and dtype.is_int and dtype != T.I64:
+            # NumPy converts `start` and `start + step` (the items it writes) to the dtype
+            info = np.iinfo(dtype.dtype)
+            low, high = i64(int(info.min)), i64(min(int(info.max), 2**63 - 1))
+            for k, item in enumerate((start, b.binop("add", start, step))):
+                outside = b.or_(b.cmp("lt", item, low), b.cmp("gt", item, high))
+                b.raise_if(
+                    b.and_(b.cmp("gt", n, i64(k)), outside),
+                    OverflowError,
+                    f"Python integer out of bounds for {dtype.dtype}",
+                )
         out = allocate(b, dtype, [n], "C")
         data = data_of(b, out)
         # NumPy writes `start` and `start + step` in the result's dtype and fills the rest

@@ -513,6 +513,8 @@ def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     common = operators.binop_result("floordiv", args[0], args[1])
     if common is None or common.is_complex:
         raise TypingError(f"divmod() of {args[0].type} and {args[1].type} is not supported")
+    if operators.numpy_scalar_rules(args[0], args[1]):
+        return _numpy_divmod(args[0], args[1])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         if common.is_int:
@@ -522,6 +524,25 @@ def _divmod(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return b.make_tuple([q, r])
 
     return Resolved((common, common), T.Tuple((common, common)), lower)
+
+
+def _numpy_divmod(a: Operand, c: Operand) -> Resolved:
+    """divmod of NumPy scalars is NumPy's `divmod`: its dtypes, and 0 (ints) or inf/nan
+    (floats) for a zero divisor instead of ZeroDivisionError."""
+    import numpy as np
+
+    in1, in2, q_t, r_t = ufuncs.loop_dtypes(np.divmod, [a, c])
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        x = b.cast(ufuncs.check_weak_ints(b, v[0], a, in1), in1)
+        y = b.cast(ufuncs.check_weak_ints(b, v[1], c, in2), in2)
+        if in1.is_int or in1.is_bool:
+            q, r = scalar.int_divmod(b, x, y, numpy_rules=True)
+        else:
+            q, r = scalar.float_divmod(b, x, y, None)
+        return b.make_tuple([b.cast(q, q_t), b.cast(r, r_t)])
+
+    return Resolved((None, None), T.Tuple((q_t, r_t)), lower)
 
 
 @register_function(

@@ -80,10 +80,17 @@ def _array_rule(copy: bool):  # noqa: ANN202
         dtype = given or T.from_dtype(np.result_type(*[leaf.dtype for leaf in leaves]))
         out = T.Array(dtype, len(shape), "C")
 
+        python_numbers = args[0].weak  # Python ints must fit the dtype (NumPy 2)
+
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            leaves = _leaves(b, v[0])
+            if python_numbers:
+                for leaf in leaves:
+                    if leaf.type == T.I64:
+                        A.check_python_int(b, leaf, dtype)
             arr = A.allocate(b, dtype, [i64(n) for n in shape], "C")
             data = data_of(b, arr)
-            for k, leaf in enumerate(_leaves(b, v[0])):
+            for k, leaf in enumerate(leaves):
                 ptr = b.ptr_add(data, i64(k * dtype.dtype.itemsize))
                 store(b, ptr, b.cast(leaf, dtype))
             return arr
@@ -188,6 +195,9 @@ def _eye_like(kind: str):  # noqa: ANN202
             given.update(kw)
             n, m = S.shape_values(b, given["N"])[0], given.get("M")
             m = n if square else S.shape_values(b, cast(ir.Value, m))[0]
+            if kind == "tri":  # NumPy's tri is an outer comparison: a negative side is empty
+                n = b.select(b.cmp("lt", n, i64(0)), i64(0), n)
+                m = b.select(b.cmp("lt", m, i64(0)), i64(0), m)
             k = b.cast(given["k"], T.I64) if has_k else i64(0)
             out = A.allocate(b, dtype, [n, m], "C")
             one, zero = ir.Const(1, type=dtype), ir.Const(0, type=dtype)

@@ -35,6 +35,7 @@ from jitcore.ir.markers import flat_get, flat_set
 from jitcore.lib import arrays as A
 from jitcore.lib.layout import (
     data_of,
+    index_int,
     index_values,
     load,
     make_view,
@@ -141,6 +142,8 @@ def _item(t: T.Type, k: int, loc: SourceLoc) -> Item:
         return Item("full" if t.is_full else "slice", k, 1)
     if isinstance(t, T.Scalar) and t.kind in "iu":
         return Item("int", k, 1)
+    if isinstance(t, T.Array) and t.dtype.kind in "iu" and t.ndim == 0:
+        return Item("int", k, 1)  # NumPy takes a 0-d integer array for the integer it holds
     if isinstance(t, T.NoneType):
         return Item("none", k, 0)
     if t == ELLIPSIS:
@@ -186,7 +189,10 @@ def _basic(b: LowBuilder, a: ir.Value, p: Plan, values: list[ir.Value]) -> Selec
             sel.shapes.append(i64(1))
             sel.strides.append(i64(0))
         elif item.kind == "int":
-            i = wrap_checked(b, cast(ir.Value, value), shapes[axis], axis)
+            value = cast(ir.Value, value)
+            if isinstance(value.type, T.Array):  # a 0-d integer array: its integer
+                value = load(b, data_of(b, value), value.type.dtype)
+            i = wrap_checked(b, value, shapes[axis], axis)
             offset = b.binop("add", offset, b.binop("mul", i, strides[axis]))
         elif item.kind == "slice":
             start, length, step = A.resolve_slice(b, cast(ir.Value, value), shapes[axis])
@@ -207,7 +213,7 @@ def _basic(b: LowBuilder, a: ir.Value, p: Plan, values: list[ir.Value]) -> Selec
 def wrap_checked(b: LowBuilder, i: ir.Value, n: ir.Value, axis: int) -> ir.Value:
     """Integer index `i` on an axis of length `n`: from the end when negative, IndexError
     unless then inside the axis."""
-    i = b.cast(i, T.I64)
+    i = index_int(b, i)
     i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
     outside = b.or_(b.cmp("lt", i, i64(0)), b.cmp("ge", i, n))
     b.raise_if(outside, IndexError, f"index out of bounds for axis {axis}")
@@ -411,7 +417,7 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
         _setitem(b, v[0], index_values(b, v[1]), v[2], p)
         return ir.Const(None, type=T.NONE)
 
-    store_as = None if isinstance(vt, T.Array) or (vt == T.I64 and t.dtype.is_int) else t.dtype
+    store_as = None if isinstance(vt, T.Array) or A.checked_store(vt, t.dtype) else t.dtype
     return Resolved((None, None, store_as), T.NONE, lower, may_raise=True)
 
 

@@ -132,11 +132,27 @@ def normalize_index(
     return _index_of(b, items)
 
 
+def index_int(b: LowBuilder, item: ir.Value, error: type[Exception] = OverflowError) -> ir.Value:
+    """An integer index as an i64. A uint64 of 2**63 or more fits no index: Python raises
+    (arrays: OverflowError, "Python int too large to convert to C long"; lists and tuples:
+    IndexError, "cannot fit 'numpy.uint64' into an index-sized integer") where a plain
+    conversion would wrap it to a negative index counted from the end."""
+    i = b.cast(item, T.I64)
+    if item.type == T.U64 and not isinstance(item, ir.Const):
+        message = (
+            "Python int too large to convert to C long"
+            if error is OverflowError
+            else "cannot fit 'numpy.uint64' into an index-sized integer"
+        )
+        b.raise_if(b.cmp("lt", i, i64(0)), error, message)
+    return i
+
+
 def _normalize_item(
     b: LowBuilder, array: ir.Value, item: ir.Value, axis: int, check: bool
 ) -> ir.Value:
     n = shape_of(b, array, axis)
-    i = b.cast(item, T.I64)
+    i = index_int(b, item)
     nonnegative = isinstance(i, ir.Const) and cast(int, i.value) >= 0
     if not nonnegative:
         i = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)

@@ -22,6 +22,7 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.ir.coerce import unify
 from jitcore.ir.listmarkers import list_literal, list_reserve
 from jitcore.lib import arrays, listkernels
+from jitcore.lib.layout import index_int
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -132,7 +133,7 @@ def _item(lst: ir.Value) -> T.Type:
 def _checked_index(b: LowBuilder, lst: ir.Value, index: ir.Value, message: str) -> ir.Value:
     """`index` with a negative one counted from the end; IndexError(message) if out of range."""
     n = length(b, lst)
-    i = b.cast(index, T.I64)
+    i = index_int(b, index, IndexError)
     wrapped = b.select(b.cmp("lt", i, i64(0)), b.binop("add", i, n), i)
     # one unsigned compare catches both ends
     outside = b.emit(ir.Compare("ge", b.cast(wrapped, T.U64), b.cast(n, T.U64), type=T.BOOL))

@@ -345,14 +345,8 @@ def _diff(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         raise TypingError("np.diff: axis must be an integer")
     axis = axes[0]
     k = _kernel(
-        "diff_rows",
-        [
-            T.Array(t.dtype, 2, "C"),
-            T.Array(t.dtype, 2, "C"),
-            T.I64,
-            T.BOOL,
-            T.Array(t.dtype, 1, "C"),
-        ],
+        "diff_rows_bool" if t.dtype.is_bool else "diff_rows",
+        [T.Array(t.dtype, 2, "C"), T.Array(t.dtype, 2, "C"), T.I64, T.Array(t.dtype, 1, "C")],
     )
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -364,8 +358,7 @@ def _diff(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         m = b.select(b.cmp("lt", left, i64(0)), i64(0), left)
         out = L.allocate(b, t.dtype, [r.count, m], "C")
         work = L.allocate(b, t.dtype, [r.length], "C")
-        flag = ir.Const(t.dtype.is_bool, type=T.BOOL)
-        k.lower(b, [r.rows, out, n, flag, work], {})  # type: ignore[misc]
+        k.lower(b, [r.rows, out, n, work], {})  # type: ignore[misc]
         return unrows_lanes(b, out, r, t.ndim, axis, m)
 
     out_t = T.Array(t.dtype, t.ndim, "C" if axis == t.ndim - 1 else "A")

@@ -171,9 +171,9 @@ def scan_rows(a, out, multiply):  # noqa: ANN001, ANN201
 
 
 @_lib
-def diff_rows(a, out, n, boolean, work):  # noqa: ANN001, ANN201
-    """The n-th difference of each row into out (its rows have length max(len - n, 0));
-    booleans differ by `!=`, as NumPy's diff does. `work` holds one row."""
+def diff_rows(a, out, n, work):  # noqa: ANN001, ANN201
+    """The n-th difference of each row into out (its rows have length max(len - n, 0)).
+    `work` holds one row."""
     m = a.shape[1]
     for r in range(a.shape[0]):
         row = a[r]
@@ -184,10 +184,28 @@ def diff_rows(a, out, n, boolean, work):  # noqa: ANN001, ANN201
             if length == 0:
                 break
             for i in range(length - 1):
-                if boolean:
-                    work[i] = work[i + 1] != work[i]
-                else:
-                    work[i] = work[i + 1] - work[i]
+                work[i] = work[i + 1] - work[i]
+            length -= 1
+        for i in range(out.shape[1]):
+            out[r, i] = work[i]
+    return out
+
+
+@_lib
+def diff_rows_bool(a, out, n, work):  # noqa: ANN001, ANN201
+    """`diff_rows` of booleans, which differ by `!=` as in NumPy's diff (NumPy refuses `-`
+    of booleans)."""
+    m = a.shape[1]
+    for r in range(a.shape[0]):
+        row = a[r]
+        for i in range(m):
+            work[i] = row[i]
+        length = m
+        for _ in range(n):
+            if length == 0:
+                break
+            for i in range(length - 1):
+                work[i] = work[i + 1] != work[i]
             length -= 1
         for i in range(out.shape[1]):
             out[r, i] = work[i]

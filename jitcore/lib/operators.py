@@ -23,6 +23,7 @@ from jitcore.ir.builder import LowBuilder
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, containers, indexing, lists, optional, scalar, shapes, ufuncs
+from jitcore.lib.layout import index_int
 from jitcore.lib.registry import (
     Lowerer,
     Operand,
@@ -66,7 +67,7 @@ def binop_result(op: str, a: Operand, b: Operand) -> T.Scalar | None:
 NUMPY_DIFFERS = {"div", "floordiv", "mod", "pow", "shl", "shr"}
 
 
-def _numpy_scalar_rules(a: Operand, b: Operand) -> bool:
+def numpy_scalar_rules(a: Operand, b: Operand) -> bool:
     """An operation involving a NumPy scalar (an array element, a NumPy scalar argument, a value
     computed from them) follows NumPy; one between Python numbers follows Python."""
     scalars = isinstance(a.type, T.Scalar) and isinstance(b.type, T.Scalar)
@@ -100,7 +101,7 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         return ufuncs.resolve_array_binop(op, a, b, loc)
     if isinstance(a.type, T.Tuple) and isinstance(b.type, T.Tuple) and op == "add":
         return _tuple_concat(a.type, b.type)
-    if op in NUMPY_DIFFERS and _numpy_scalar_rules(a, b):
+    if op in NUMPY_DIFFERS and numpy_scalar_rules(a, b):
         return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
     if op in {"add", "sub", "mul"} and _numpy_bool(a, b):
         return ufuncs.resolve_scalar_numpy_binop(op, a, b, loc)
@@ -701,7 +702,7 @@ def _tuple_getitem(t: T.Tuple, index: Operand, loc: SourceLoc) -> Resolved:
         tup, i = args
         if tup.type != homogeneous:
             tup = b.make_tuple([b.cast(b.extract(tup, k), common) for k in range(n)])
-        i = b.cast(i, T.I64)
+        i = index_int(b, i, IndexError)
         i = b.select(
             b.cmp("lt", i, ir.Const(0, type=T.I64)), b.binop("add", i, ir.Const(n, type=T.I64)), i
         )

@@ -337,6 +337,7 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         dest = v[0]
+        v = [dest, check_weak_ints(bb, v[1], b, in2)]  # `a8 += 300`: NumPy's OverflowError
         operands, full = A.update_operands(bb, v, dest)
         fn = lambda b2, xs: element(b2, b2.cast(xs[0], in1), b2.cast(xs[1], in2))  # noqa: E731
         elementwise(bb, operands, target.dtype, fn, out=dest, full=full)
@@ -616,18 +617,35 @@ def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
 
 def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    """NumPy's clip: its `clip` ufunc's dtypes (the bounds count: an int array clipped to
+    1.5 is float64), minimum(maximum(a, lo), hi); a Python int bound beyond an int dtype's
+    range clips nothing on its side (NumPy drops it), one beyond the other end raises."""
     if len(args) != 3 or kwargs:
         return None
-    dtypes = loop_dtypes(np.minimum, [args[0], args[2]])  # NumPy: minimum(maximum(a, lo), hi)
-    out = T.from_dtype(np.result_type(*[_result_operand(o) for o in args]))  # type: ignore[arg-type]
-    out = dtypes[-1] if isinstance(args[0].type, T.Array) else out
+    dtypes = loop_dtypes(_CLIP_UFUNC, args)
+    out = dtypes[-1]
     maximum, minimum = _binary_element("maximum"), _binary_element("minimum")
+    a_kind = _element_type(args[0])
+
+    def bound(b: LowBuilder, v: ir.Value, op: Operand, lower_side: bool) -> ir.Value:
+        if not (op.weak and op.type == T.I64 and a_kind.is_int and out.is_int and out != T.I64):
+            return v
+        info = np.iinfo(out.dtype)
+        edge = ir.Const(int(info.min if lower_side else info.max), type=T.I64)
+        beyond = b.cmp("le" if lower_side else "ge", v, edge)
+        return check_weak_ints(b, b.select(beyond, edge, v), op, out)
+
+    def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
+        return [v[0], bound(b, v[1], args[1], True), bound(b, v[2], args[2], False)]
 
     def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
         x, lo, hi = (b.cast(v, out) for v in xs)
         return minimum(b, maximum(b, x, lo), hi)
 
-    return _elementwise_resolved(3, _result_type(args, out), Recipe(out, fn))
+    return _elementwise_resolved(3, _result_type(args, out), Recipe(out, fn, prepare))
+
+
+_CLIP_UFUNC = np._core.umath.clip  # type: ignore[attr-defined]  # the ufunc np.clip calls
 
 
 register_function(np.clip, params="a: real | array, a_min: real | array, a_max: real | array")(

@@ -214,3 +214,10 @@ def test_assert_equivalent_passes_or_explains() -> None:
     assert_equivalent((1, 2.0), (1, 2.0))
     with pytest.raises(AssertionError, match=r"result\[1\]: python 2.0, compiled 2.5"):
         assert_equivalent((1, 2.5), (1, 2.0))
+
+
+def test_sets_holding_a_nan_each_agree() -> None:
+    """`{nan} == {nan}` is False for two different NaN objects: NaN members are counted."""
+    assert first_difference({np.float64("nan"), 1.0}, {float("nan"), 1.0}, Tolerance()) is None
+    assert first_difference({float("nan")}, {float("nan"), 2.0}, Tolerance()) is not None
+    assert first_difference({float("nan")}, {1.0}, Tolerance()) is not None

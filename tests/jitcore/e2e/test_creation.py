@@ -132,3 +132,23 @@ def ranges(n, s):  # noqa: ANN001, ANN201
 @given(st.integers(0, 20), st.integers(-3, 3))
 def test_arange_and_linspace_keyword_forms(n: int, s: int) -> None:
     assert_same_arrays(ranges, n, s)  # a zero step: ZeroDivisionError
+
+
+def tri_of(n, m):  # noqa: ANN001, ANN201
+    return np.tri(n, m)
+
+
+@given(st.integers(-3, 4), st.integers(-3, 4))
+def test_tri_of_a_negative_side_is_empty(n: int, m: int) -> None:
+    assert_same_arrays(tri_of, n, m)
+
+
+def int8_from(x, n):  # noqa: ANN001, ANN201
+    return np.full(n, x, dtype=np.int8), np.array(x, dtype=np.int8), np.arange(x, 200, 50, np.int8)
+
+
+@given(st.integers(-300, 300))
+def test_python_ints_beyond_a_creation_dtype_raise_as_numpy(x: int) -> None:
+    """np.full, np.array and np.arange (its start) refuse a Python int that int8 cannot
+    hold, as NumPy 2 does (they once wrapped: 300 became 44)."""
+    assert_same_arrays(int8_from, x, 2)

@@ -288,3 +288,36 @@ def zero_d(a):  # noqa: ANN001, ANN201
 @pytest.mark.parametrize("value", [np.array(2.5), np.array(7, np.int32), np.array(True)])
 def test_0d_arrays(value: np.ndarray) -> None:
     assert_same_arrays(zero_d, value)
+
+
+def take_0d(a, i, j):  # noqa: ANN001, ANN201
+    return a[i], a[i, j], a[i, 0]
+
+
+def bump_0d(a, i, j):  # noqa: ANN001, ANN201
+    a[i, j] += 1
+    return a
+
+
+@given(st.integers(-4, 3), st.integers(-5, 4))
+def test_a_0d_integer_array_indexes_as_its_integer(i: int, j: int) -> None:
+    """NumPy takes a 0-d integer array in an index for the integer it holds (it once failed
+    to compile: an internal error)."""
+    a = np.arange(12.0).reshape(3, 4)
+    assert_same_arrays(take_0d, a, np.array(i), np.array(j))
+    assert_same_arrays(bump_0d, a, np.array(i), np.array(j))
+
+
+def take_at(x, i):  # noqa: ANN001, ANN201
+    return x[i]
+
+
+@pytest.mark.parametrize("container", [np.arange(5.0), [1, 2, 3], (1, 2, 3)], ids=type)
+def test_a_uint64_index_beyond_int64_raises_as_python(container: object) -> None:
+    """np.uint64(2**64 - 1) once wrapped to -1 and read the last item."""
+    big = np.uint64(2**64 - 1)
+    with pytest.raises((OverflowError, IndexError)) as python:
+        take_at(container, big)
+    with pytest.raises(python.type):
+        jit(mode="compiled")(take_at)(container, big)
+    assert jit(mode="compiled")(take_at)(container, np.uint64(2)) == take_at(container, 2)

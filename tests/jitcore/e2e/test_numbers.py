@@ -385,3 +385,36 @@ def test_python_complex_to_an_integral_power_multiplies_as_cpython(z: complex, n
     power raise as in CPython."""
     for w in (n, complex(n, 0)):
         assert_same(complex_power, z, w, ulps=0)
+
+
+def numpy_divmod(a):  # noqa: ANN001, ANN201
+    return divmod(a[0], a[1])
+
+
+@pytest.mark.parametrize("a", [np.array([3, 0]), np.array([-7, 2]), np.array([3.0, 0.0])], ids=str)
+def test_divmod_of_numpy_scalars_follows_numpy(a: np.ndarray) -> None:
+    """NumPy's divmod gives 0 or inf/nan for a zero divisor (not ZeroDivisionError)."""
+    assert_same(numpy_divmod, a)
+
+
+def store_into_int8(a, x):  # noqa: ANN001, ANN201
+    a[0] = x
+    a += 3
+    return a
+
+
+@given(st.floats(-300, 300) | st.sampled_from([np.nan, np.inf, -np.inf, 127.9, -128.9]))
+def test_storing_a_float_into_int8_converts_as_numpy(x: float) -> None:
+    """NumPy converts the float to a Python int (NaN: ValueError, infinity: OverflowError)
+    that must fit int8 (OverflowError); it once wrapped, or stored 0 for NaN."""
+    assert_same(store_into_int8, np.zeros(2, dtype=np.int8), x)
+
+
+def add_in_place(a, x):  # noqa: ANN001, ANN201
+    a += x
+    return a
+
+
+@given(st.integers(-1000, 1000))
+def test_an_in_place_python_int_must_fit_the_arrays_dtype(x: int) -> None:
+    assert_same(add_in_place, np.zeros(2, dtype=np.int8), x)

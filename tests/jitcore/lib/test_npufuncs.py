@@ -68,3 +68,22 @@ def round_decimals(a):
 @given(a=arrays(dtype="float64") | arrays(dtype="float32") | arrays(dtype="int64"))
 def test_round_matches_numpy(a: np.ndarray) -> None:
     assert_same(round_decimals, a)
+
+
+def clip3(a, lo, hi):  # noqa: ANN001, ANN201
+    return np.clip(a, lo, hi), a.clip(lo, hi)
+
+
+@given(
+    st.sampled_from(["int8", "uint8", "int64", "float32"]),
+    st.integers(-1000, 1000) | st.floats(-300, 300, allow_nan=False),
+    st.integers(-1000, 1000) | st.floats(-300, 300, allow_nan=False),
+)
+def test_clip_takes_numpys_dtype_and_drops_bounds_beyond_the_dtype(dtype: str, lo, hi) -> None:  # noqa: ANN001
+    """The bounds take part in the result dtype (an int array clipped to 1.5 is float64); a
+    Python int bound beyond an int dtype's range clips nothing on its side, as NumPy's clip
+    drops it (they once were cast to the dtype, wrapping)."""
+    a = np.array([-128, -5, 0, 3, 100, 127]).astype(dtype)
+    got = assert_same(clip3, a, lo, hi)
+    want = clip3(a, lo, hi)
+    assert [g.dtype for g in got] == [w.dtype for w in want]
