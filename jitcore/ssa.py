@@ -155,6 +155,8 @@ class _Builder:
         # Nested functions and lambdas by name, the ones being inlined, and where their
         # `return`s go (ssa_inline).
         self.nested: dict[str, ast.FunctionDef | ast.Lambda] = {}
+        # each nested function's default values, evaluated where it is defined (hidden vars)
+        self.nested_defaults: dict[str, dict[str, str]] = {}
         self.inlining: list[str] = []
         self.frames: list = []  # type: ignore[type-arg]
 

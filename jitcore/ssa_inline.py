@@ -49,6 +49,23 @@ def define(b: _Builder, name: str, node: Nested) -> None:
             "define the function at module level",
         )
     b.nested[name] = node
+    # Python evaluates defaults once, where the function is defined (`lambda a, b=x: ...`
+    # keeps the x of that moment, whatever x is when it is called)
+    hidden: dict[str, str] = {}
+    for param, default in _defaults(node).items():
+        var = b.hidden_var(f"{name}.default.{param}")
+        b.write(var, b.expr(default))
+        b.locals.add(var)
+        hidden[param] = var
+    b.nested_defaults[name] = hidden
+
+
+def _defaults(node: Nested) -> dict[str, ast.expr]:
+    args = node.args
+    params = [a.arg for a in args.args]
+    defaults = dict(zip(params[len(params) - len(args.defaults) :], args.defaults))
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
+    return defaults
 
 
 def assign_lambda(b: _Builder, node: ast.Assign) -> bool:
@@ -120,8 +137,7 @@ def _bind_arguments(b: _Builder, node: ast.Call, target: Nested, name: str) -> d
                 "check the parameter names",
             )
         values[kw.arg] = b.expr(kw.value)  # type: ignore[index]
-    defaults = dict(zip(params[len(params) - len(args.defaults) :], args.defaults))
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
+    defaults = b.nested_defaults.get(name, {})
     for param in [*params, *kwonly]:
         if param not in values:
             if param not in defaults:
@@ -130,7 +146,7 @@ def _bind_arguments(b: _Builder, node: ast.Call, target: Nested, name: str) -> d
                     f"`{name}` is missing the argument `{param}`",
                     "pass every parameter without a default",
                 )
-            values[param] = b.expr(defaults[param])
+            values[param] = b.read(defaults[param])
     return values
 
 

@@ -48,9 +48,11 @@ class LoopTargets:
 
 @dataclass
 class Seq:
-    """An iterable as an index loop sees it: its length and its i-th item."""
+    """An iterable as an index loop sees it: its length (emitted where the loop tests it, at
+    every step: a list may grow or shrink while it is iterated, and Python's iterator reads
+    its length each time) and its i-th item."""
 
-    length: ir.Value
+    length: Callable[[], ir.Value]
     item: Callable[[ir.Value], Item]
 
 
@@ -78,8 +80,10 @@ def sequence(b: _Builder, node: ast.expr) -> Seq:
         value = b.expr(ast.copy_location(ast.Tuple(node.elts, ast.Load()), node))
     else:
         value = b.expr(node)
-    length = b.emit(ir.Call(ir.Const(len), [value]), node)
-    return Seq(length, lambda i: b.emit(ir.GetItem(value, i), node))
+    return Seq(
+        lambda: b.emit(ir.Call(ir.Const(len), [value]), node),
+        lambda i: b.emit(ir.GetItem(value, i), node),
+    )
 
 
 def _range(b: _Builder, node: ast.Call) -> Seq:
@@ -101,7 +105,7 @@ def _range(b: _Builder, node: ast.Call) -> Seq:
     def item(i: ir.Value) -> Item:
         return b.emit(ir.Call(ir.Const(range_item), [start, i, step]), node)
 
-    return Seq(length, item)
+    return Seq(lambda: length, item)
 
 
 def _enumerate(b: _Builder, node: ast.Call) -> Seq:
@@ -132,10 +136,13 @@ def _zip(b: _Builder, node: ast.Call) -> Seq:
         )
     parts = [sequence(b, a) for a in node.args]
     if not parts:
-        return Seq(ir.Const(0, weak=True), lambda i: [])
-    length = parts[0].length
-    if len(parts) > 1:
-        length = b.emit(ir.Call(ir.Const(min), [p.length for p in parts]), node)
+        return Seq(lambda: ir.Const(0, weak=True), lambda i: [])
+
+    def length() -> ir.Value:
+        if len(parts) == 1:
+            return parts[0].length()
+        return b.emit(ir.Call(ir.Const(min), [p.length() for p in parts]), node)
+
     return Seq(length, lambda i: [p.item(i) for p in parts])
 
 
@@ -151,12 +158,13 @@ def _reversed(b: _Builder, node: ast.Call) -> Seq:
             f"reverse the sequences inside {name}(...) instead",
         )
     inner = sequence(b, arg)
-    last = b.emit(ir.BinOp("sub", inner.length, ir.Const(1, weak=True)), node)
+    n = inner.length()  # counted down from the length it had when the loop began
+    last = b.emit(ir.BinOp("sub", n, ir.Const(1, weak=True)), node)
 
     def item(i: ir.Value) -> Item:
         return inner.item(b.emit(ir.BinOp("sub", last, i), node))
 
-    return Seq(inner.length, item)
+    return Seq(lambda: n, item)
 
 
 _COMBINATORS: dict[object, Callable[[_Builder, ast.Call], Seq]] = {
@@ -197,12 +205,12 @@ def bind(b: _Builder, target: ast.expr, item: Item, node: ast.AST) -> None:
 
 def counted_loop(
     b: _Builder,
-    length: ir.Value,
+    length: Callable[[], ir.Value],
     at: ast.AST,
     body: Callable[[ir.Value], None],
     orelse: Callable[[], None] = lambda: None,
 ) -> None:
-    """`for counter in range(length)`: a header testing the counter, `body(counter)` (where
+    """`for counter in range(length())`: a header testing the counter, `body(counter)` (where
     `continue` and `break` work), a latch adding one, and `orelse` when the test fails."""
     loc = b.parsed.loc(at)
     counter = b.hidden_var("i")
@@ -215,7 +223,7 @@ def counted_loop(
     )
     b._jump(header, loc)
     b._start(header)
-    test = b.emit(ir.Compare("lt", b.read(counter), length), at)
+    test = b.emit(ir.Compare("lt", b.read(counter), length()), at)
     b._terminate(ir.Branch(test, body_b, orelse_b, loc=loc))
     b.seal(body_b)
     b._start(body_b)

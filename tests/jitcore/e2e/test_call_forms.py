@@ -61,3 +61,25 @@ def test_varargs_called_from_python(x: int, y: float) -> None:
     assert total(x) == total.py_func(x)
     assert total(x, 1.5, True) == total.py_func(x, 1.5, True)
     assert scaled(y, scale=0.5) == scaled.py_func(y, scale=0.5)
+
+
+def lambda_default_then_rebound(x):  # noqa: ANN001, ANN201
+    g = lambda a, b=x: a - b  # noqa: E731
+    x = 0
+    return g(5) + x
+
+
+def def_default_then_rebound(x):  # noqa: ANN001, ANN201
+    def inner(a, b=x * 2):  # noqa: ANN001, ANN202
+        return a - b
+
+    x = 100
+    return inner(1), inner(1, b=x)
+
+
+@given(st.integers(-50, 50))
+def test_defaults_of_nested_functions_are_taken_where_they_are_defined(x: int) -> None:
+    """Python evaluates a default once, at the `def` or `lambda` (it was once evaluated at
+    each call, seeing later values of the variable)."""
+    assert_same(lambda_default_then_rebound, x)
+    assert_same(def_default_then_rebound, x)

@@ -340,3 +340,32 @@ def test_unsupported_iteration_is_explained(func, words) -> None:  # noqa: ANN00
         jit(mode="compiled")(func)(np.arange(3.0))
     text = str(info.value)
     assert words in text and "hint: " in text and "GeneratorExp" not in text
+
+
+def enumerate_growing(n):  # noqa: ANN001, ANN201
+    items = [1, 2]
+    seen = []
+    for i, x in enumerate(items):
+        seen.append(x)
+        if i < n:
+            items.append(x * 10)
+    return seen
+
+
+def zip_shrinking(n):  # noqa: ANN001, ANN201
+    items = list(range(n))
+    seen = []
+    for x, k in zip(items, range(100)):
+        seen.append(x + k)
+        if items:
+            items.pop()
+    return seen
+
+
+@given(st.integers(0, 6))
+def test_enumerate_and_zip_see_a_list_change_as_python_does(n: int) -> None:
+    """Python's list iterator reads the length at every step: items appended while the loop
+    runs are visited, and a shrinking list ends it early (enumerate and zip once took the
+    length at the start: items were missed, or an IndexError raised)."""
+    assert_same(enumerate_growing, n)
+    assert_same(zip_shrinking, n)
