@@ -19,7 +19,7 @@ from typing import cast
 from jitcore.errors import SourceLoc, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder
+from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
 from jitcore.lib import arrays, containers, indexing, lists, optional, scalar, shapes, ufuncs
@@ -114,7 +114,7 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         )
     if op == "div":
         if common.kind in "iub":
-            return Resolved((T.F64, T.F64), T.F64, _lower_int_true_div)
+            return Resolved((T.I64, T.I64), T.F64, _lower_int_true_div)
         return Resolved(
             (common, common),
             common,
@@ -230,7 +230,60 @@ def _lower_float_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Va
 
 
 def _lower_int_true_div(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return _float_div(b, args, "division by zero")
+    """`int / int`, correctly rounded as CPython's: when both fit 53 bits their floats are
+    exact and one division rounds once; otherwise (`_exact_int_quotient`) the quotient's
+    bits come from integer division, so 9558257807069587 / 23 is not rounded twice."""
+    x, y = args
+    b.raise_if(b.cmp("eq", y, i64(0)), ZeroDivisionError, "division by zero")
+    limit = i64(2**53)
+    small = b.and_(_within(b, x, limit), _within(b, y, limit))
+    fast = b.binop("div", b.cast(x, T.F64), b.cast(y, T.F64))
+    before, slow, done = b.block, b.new_block("bigintdiv"), b.new_block("intdiv")
+    b.branch(small, done, slow)
+    b.position(slow)
+    exact = _exact_int_quotient(b, x, y)
+    slow_end = b.block
+    b.jump(done)
+    b.position(done)
+    return b.phi(T.F64, {before: fast, slow_end: exact})
+
+
+def _within(b: LowBuilder, x: ir.Value, limit: ir.Const) -> ir.Value:
+    """-limit <= x <= limit, for an i64 x."""
+    return b.and_(b.cmp("le", x, limit), b.cmp("ge", x, i64(-cast(int, limit.value))))
+
+
+def _exact_int_quotient(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    """x / y for any non-zero int64s, correctly rounded: |x| // |y| and then, while the
+    quotient has fewer than 55 bits, one more bit of it by long division (at most 117); the
+    remainder left over is a sticky bit below the rounding position, so one conversion of
+    (quotient | sticky) rounds as the exact quotient would, and 2**-bits scales it exactly."""
+    zero = i64(0)
+    ux = b.cast(b.select(b.cmp("lt", x, zero), b.binop("sub", zero, x), x), T.U64)
+    uy = b.cast(b.select(b.cmp("lt", y, zero), b.binop("sub", zero, y), y), T.U64)
+    top = ir.Const(2**54, type=T.U64)
+    u_zero, u_one = ir.Const(0, type=T.U64), ir.Const(1, type=T.U64)
+    q0, r0 = b.binop("tdiv", ux, uy), b.binop("trem", ux, uy)
+    loop = Loop(b, zero, i64(120), carried=[q0, r0, zero])
+    q, r, bits = loop.values
+    short = b.cmp("lt", q, top)
+    r2 = b.binop("shl", r, u_one)  # r < |y| <= 2**63: no overflow in u64
+    bit = b.cmp("ge", r2, uy)
+    r2 = b.select(bit, b.binop("sub", r2, uy), r2)
+    q2 = b.binop("add", b.binop("shl", q, u_one), b.cast(bit, T.U64))
+    loop.finish(
+        [
+            b.select(short, q2, q),
+            b.select(short, r2, r),
+            b.select(short, b.binop("add", bits, i64(1)), bits),
+        ]
+    )
+    q, r, bits = loop.values
+    sticky = b.cast(b.cmp("ne", r, u_zero), T.U64)
+    magnitude = b.cast(b.binop("or", q, sticky), T.F64)
+    magnitude = b.intrinsic("ldexp", [magnitude, b.cast(b.binop("sub", zero, bits), T.I32)], T.F64)
+    negative = b.binop("xor", b.cmp("lt", x, zero), b.cmp("lt", y, zero), T.BOOL)
+    return b.select(negative, b.emit(ir.UnaryOp("neg", magnitude, type=T.F64)), magnitude)
 
 
 def _float_div(b: LowBuilder, args: list[ir.Value], message: str) -> ir.Value:

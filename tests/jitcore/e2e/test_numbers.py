@@ -418,3 +418,11 @@ def add_in_place(a, x):  # noqa: ANN001, ANN201
 @given(st.integers(-1000, 1000))
 def test_an_in_place_python_int_must_fit_the_arrays_dtype(x: int) -> None:
     assert_same(add_in_place, np.zeros(2, dtype=np.int8), x)
+
+
+@given(i64, i64.filter(lambda b: b != 0))
+def test_int_true_division_is_correctly_rounded(a: int, b: int) -> None:
+    """CPython rounds int / int once; float(a) / float(b) rounds three times above 2**53
+    (9558257807069587 / 23 was 415576426394329.94, not .9)."""
+    assert_same(divide, a, b, ulps=0)
+    assert_same(divide, 9558257807069587, 23, ulps=0)
