@@ -87,10 +87,17 @@ class Plan:
 
     @property
     def adjacent(self) -> bool:
-        """Whether the index arrays are next to each other (NumPy then puts the broadcast
-        axes where they are; otherwise first)."""
-        at = [k for k, i in enumerate(self.items) if i.kind == "ints"]
+        """Whether the advanced items are next to each other (NumPy then puts the broadcast
+        axes where they are; otherwise first). NumPy counts an integer among index arrays as
+        one too: `b[0, :, idx]` puts idx's axes first."""
+        at = [k for k, i in enumerate(self.items) if i.kind in ("ints", "mask", "int")]
         return at == list(range(at[0], at[0] + len(at)))
+
+    @property
+    def advanced_first(self) -> bool:
+        """The one index array's (or mask's) axes come first in the result: integers and it
+        are not next to each other."""
+        return self.advanced is not None and not self.adjacent
 
 
 def plan(array: T.Array, index: T.Type, loc: SourceLoc) -> Plan:
@@ -207,6 +214,11 @@ def _basic(b: LowBuilder, a: ir.Value, p: Plan, values: list[ir.Value]) -> Selec
             sel.strides += strides[axis : axis + item.axes]
         axis += item.axes
     sel.data = b.ptr_add(sel.data, offset)
+    if p.advanced_first:  # the array's axes move to the front of the selection
+        span = slice(sel.at, sel.at + sel.width)
+        sel.shapes = sel.shapes[span] + sel.shapes[: sel.at] + sel.shapes[span.stop :]
+        sel.strides = sel.strides[span] + sel.strides[: sel.at] + sel.strides[span.stop :]
+        sel.at, sel.adv_axes = 0, [0]
     return sel
 
 

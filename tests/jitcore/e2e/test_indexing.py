@@ -321,3 +321,22 @@ def test_a_uint64_index_beyond_int64_raises_as_python(container: object) -> None
     with pytest.raises(python.type):
         jit(mode="compiled")(take_at)(container, big)
     assert jit(mode="compiled")(take_at)(container, np.uint64(2)) == take_at(container, 2)
+
+
+def int_slice_array(b, i, k):  # noqa: ANN001, ANN201
+    return b[i, :, k], b[k, :, i], b[i, ..., k], b[:, i, k]
+
+
+def put_int_slice_array(b, i, k):  # noqa: ANN001, ANN201
+    b[i, :, k] = np.arange(4.0)[:, None] * 10
+    return b
+
+
+@given(st.integers(-3, 2), hnp.arrays(np.int64, st.integers(1, 3), elements=st.integers(-3, 2)))
+def test_an_integer_apart_from_an_index_array_puts_its_axes_first(i: int, k: np.ndarray) -> None:
+    """NumPy counts an integer among the advanced indices: in b[0, :, k] the integer and k are
+    not next to each other, so k's axes come first, (len(k), 4), not (4, len(k)) (once
+    transposed, and writes refused)."""
+    b = np.arange(60.0).reshape(3, 4, 5)
+    assert_same_arrays(int_slice_array, b, i, k)
+    assert_same_arrays(put_int_slice_array, b, i, k)
