@@ -628,12 +628,20 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     a_kind = _element_type(args[0])
 
     def bound(b: LowBuilder, v: ir.Value, op: Operand, lower_side: bool) -> ir.Value:
-        if not (op.weak and op.type == T.I64 and a_kind.is_int and out.is_int and out != T.I64):
+        """NumPy's `_clip` drops a Python-int bound at or beyond the int array's range."""
+        if not (op.weak and op.type == T.I64 and a_kind.is_int):
             return v
-        info = np.iinfo(out.dtype)
-        edge = ir.Const(int(info.min if lower_side else info.max), type=T.I64)
-        beyond = b.cmp("le" if lower_side else "ge", v, edge)
-        return check_weak_ints(b, b.select(beyond, edge, v), op, out)
+        info = np.iinfo(a_kind.dtype)
+        edge = int(info.min) if lower_side else min(int(info.max), 2**63 - 1)
+        beyond = b.cmp("le" if lower_side else "ge", v, ir.Const(edge, type=T.I64))
+        if out.is_float:  # no bound on that side
+            unbounded = ir.Const(float("-inf") if lower_side else float("inf"), type=out)
+            return b.select(beyond, unbounded, b.cast(v, out))
+        if not out.is_int or out in (T.I64, T.U64):
+            return v
+        out_info = np.iinfo(out.dtype)
+        widest = ir.Const(int(out_info.min if lower_side else out_info.max), type=T.I64)
+        return check_weak_ints(b, b.select(beyond, widest, v), op, out)
 
     def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
         return [v[0], bound(b, v[1], args[1], True), bound(b, v[2], args[2], False)]

@@ -85,5 +85,8 @@ def test_clip_takes_numpys_dtype_and_drops_bounds_beyond_the_dtype(dtype: str, l
     drops it (they once were cast to the dtype, wrapping)."""
     a = np.array([-128, -5, 0, 3, 100, 127]).astype(dtype)
     got = assert_same(clip3, a, lo, hi)
-    want = clip3(a, lo, hi)
+    try:
+        want = clip3(a, lo, hi)
+    except OverflowError:  # a bound beyond the other end: both raised (assert_same saw it)
+        return
     assert [g.dtype for g in got] == [w.dtype for w in want]
