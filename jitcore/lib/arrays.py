@@ -133,7 +133,8 @@ def _index_items(index: Operand, loc: SourceLoc) -> list[T.Type]:
             raise TypingError(
                 f"arrays are indexed by integers and slices here, not {item}",
                 loc=loc,
-                hint="boolean masks, index arrays and None are not supported",
+                hint="index with integers, slices, None, ..., an integer array "
+                "(np.array([...]), not a list) or a boolean mask",
             )
     return items
 

@@ -396,6 +396,10 @@ def _round(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             # a Python int, also of a NumPy float (its __round__ returns int): `x % round(y)`
             # raises ZeroDivisionError as Python does
             return Resolved((t,), T.I64, lower_int, origin=True)
+        if t.is_bool and not args[0].weak:
+            raise TypingError("type numpy.bool doesn't define __round__ method (as in NumPy)")
+        if not args[0].weak:  # a NumPy int's __round__ returns a Python int
+            return Resolved((T.I64,), T.I64, lambda b, v, kw: v[0], origin=True)
         out = T.I64 if t.is_bool else t
         return Resolved((out,), out, lambda b, v, kw: v[0])
     if t.is_float:

@@ -22,19 +22,32 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import arrays as A
+from jitcore.lib import layout as L
 from jitcore.lib import matmul, scalar, ufuncout
 from jitcore.lib.loops import Recipe, ScalarFn, elementwise
 from jitcore.lib.registry import Operand, Resolved, register_function, register_method
 
 
 def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Resolved:
-    """The Resolved of an elementwise operation (scalar results compute one element)."""
+    """The Resolved of an elementwise operation (scalar results compute one element). On 0-d
+    arrays only, the result is a NumPy scalar, as NumPy's ufuncs return (`np.array(4.0) + 1`
+    is np.float64(5.0), not a 0-d array)."""
     if isinstance(result, T.Scalar):
         return Resolved(
             (None,) * arg_count,
             result,
             lambda b, v, kw: b.cast(recipe.fn(b, recipe.prepare(b, v)), recipe.out),
         )
+    if isinstance(result, T.Array) and result.ndim == 0:
+
+        def lower_0d(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            xs = [
+                L.load(b, L.data_of(b, x), x.type.dtype) if isinstance(x.type, T.Array) else x
+                for x in recipe.prepare(b, v)
+            ]
+            return b.cast(recipe.fn(b, xs), recipe.out)
+
+        return Resolved((None,) * arg_count, result.dtype, lower_0d)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         return elementwise(b, recipe.prepare(b, v), recipe.out, recipe.fn)

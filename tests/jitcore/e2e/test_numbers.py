@@ -426,3 +426,32 @@ def test_int_true_division_is_correctly_rounded(a: int, b: int) -> None:
     (9558257807069587 / 23 was 415576426394329.94, not .9)."""
     assert_same(divide, a, b, ulps=0)
     assert_same(divide, 9558257807069587, 23, ulps=0)
+
+
+def rounded_element(a):  # noqa: ANN001, ANN201
+    return round(a[0])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "int64"])
+def test_round_of_a_numpy_int_is_a_python_int(dtype: str) -> None:
+    a = np.array([3], dtype=dtype)
+    assert type(assert_same(rounded_element, a)) is int
+
+
+def test_round_of_a_numpy_bool_is_refused_as_numpy_refuses_it() -> None:
+    with pytest.raises(TypeError):
+        rounded_element(np.array([True]))
+    with pytest.raises(TypingError, match="__round__"):
+        compiled(rounded_element)(np.array([True]))
+
+
+def zero_d_arithmetic(z, w):  # noqa: ANN001, ANN201
+    return -z, z > 1, z * w, np.sqrt(z), np.maximum(z, w)
+
+
+@given(st.floats(0, 100), st.integers(-5, 5))
+def test_ufuncs_of_0d_arrays_give_numpy_scalars(x: float, k: int) -> None:
+    """NumPy returns a scalar from a ufunc on 0-d arrays (it was a 0-d array)."""
+    z, w = np.array(x), np.array(k)
+    got = assert_same(zero_d_arithmetic, z, w)
+    assert [type(v) for v in got] == [type(v) for v in zero_d_arithmetic(z, w)]
