@@ -380,7 +380,9 @@ def _discard(kernel: Resolved) -> Resolved:
 def _kernel_method(
     name: str, kernel: Callable[..., object], params: str, defaults: tuple[object, ...] = ()
 ) -> None:
-    """`lst.name(args)` as `kernel(lst, args..., defaults...)`."""
+    """`lst.name(args)` as `kernel(lst, args..., defaults...)`; `index` and `count` give a
+    Python int, as Python's do (not the kernel's NumPy int64)."""
+    python_int = name in {"index", "count"}
 
     @register_method(T.List, name, params=params)
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -394,14 +396,17 @@ def _kernel_method(
         missing = defaults[len(defaults) - missing_count :]
         types = [a.type for a in args] + [_const_type(d) for d in missing]
         resolved = call_kernel(kernel, types)
+        origin = True if python_int else None
         if not missing:
+            if origin:
+                resolved.origin = origin
             return resolved
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             extra = [ir.Const(d, type=_const_type(d)) for d in missing]
             return resolved.lower(b, [*v, *extra], kw)  # type: ignore[misc]
 
-        return Resolved((None,) * len(args), resolved.ret, lower, may_raise=True)
+        return Resolved((None,) * len(args), resolved.ret, lower, may_raise=True, origin=origin)
 
 
 def _arity(kernel: Callable[..., object]) -> int:

@@ -369,3 +369,13 @@ def test_list_ir_prints_and_parses_back_at_every_stage() -> None:
         text = f.inspect(stage)
         with open_session():
             assert print_ir(parse_ir(text)) == text, stage
+
+
+def index_and_count(items, x):  # noqa: ANN001, ANN201
+    return items.index(x), items.count(x), items.index(x, 0)
+
+
+def test_list_index_and_count_are_python_ints() -> None:
+    got = jit(mode="compiled")(index_and_count)([1, 2, 2], 2)
+    assert got == (1, 2, 1)
+    assert [type(v) for v in got] == [int, int, int]
