@@ -201,6 +201,8 @@ def combine_scalar(b: ll.IRBuilder, op: str, a: ll.Value, x: ll.Value, t: T.Type
         return b.select(better, x, a)
     if t.is_float:
         return {"+": b.fadd, "*": b.fmul}[op](a, x)
+    if t.is_bool:  # NumPy bools add as `or` and multiply as `and` (an i1 add would wrap)
+        return {"+": b.or_, "*": b.and_, "|": b.or_, "&": b.and_, "^": b.xor}[op](a, x)
     return {"+": b.add, "*": b.mul, "|": b.or_, "&": b.and_, "^": b.xor}[op](a, x)
 
 

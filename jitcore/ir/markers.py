@@ -26,6 +26,16 @@ def range_more(i: int, stop: int, step: int) -> bool:
     return i < stop if step > 0 else i > stop
 
 
+def reduction_identity(seed: object, value: int) -> object:
+    """`value` (0 or 1) as a number of `seed`'s type: the start of each chunk of a `prange`
+    reduction (`parallel.outline`). A bool accumulator starts from False (or True for `*`),
+    which keeps `hit += a[i] > t` a NumPy bool as the serial loop does; an int literal there
+    made it int64."""
+    if isinstance(seed, bool):
+        return bool(value)
+    return type(seed)(value)  # type: ignore[call-arg]
+
+
 def range_count(start: int, stop: int, step: int) -> int:
     """How many items range(start, stop, step) has (CPython's range length, computed in
     unsigned arithmetic so no step overflows). A loop counts its items from 0 to this when the

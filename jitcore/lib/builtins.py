@@ -14,6 +14,7 @@ from jitcore.ir.markers import (
     check_unpack,
     range_bounds,
     range_count,
+    reduction_identity,
     range_item,
     range_more,
 )
@@ -71,6 +72,18 @@ def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         return b.select(up, b.cmp("lt", i, stop), b.cmp("gt", i, stop))
 
     return Resolved((t, t, t), T.BOOL, lower)
+
+
+@register_function(reduction_identity)
+def _reduction_identity(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    seed, value = args
+    t = seed.type
+    if not (isinstance(t, T.Scalar) and value.is_const):
+        return None
+    typed = bool(value.const) if t.is_bool else value.const
+    resolved = constant(typed, t)
+    resolved.origin = seed.weak  # a Python number's chunk stays one
+    return resolved
 
 
 @register_function(range_count)

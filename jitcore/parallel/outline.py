@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from jitcore.errors import UnsupportedError
-from jitcore.ir.markers import MISSING
+from jitcore.ir.markers import MISSING, reduction_identity
 from jitcore.parallel.api import prange
 from jitcore.parse import Environment, ParsedFunction
 
@@ -231,7 +231,7 @@ class _Outliner:
         unit = _is_int(start, 0) and _is_int(step, 1)
         hidden = f"__prange{k}"
         bounds = [] if unit else ["__start", "__step"]
-        seeds = [f"__seed_{r.name}" for r in reductions if r.seeded]
+        seeds = [f"__seed_{r.name}" for r in reductions]  # identities take their types
         params = ["__lo", "__hi", *bounds, *captured, *seeds]
         self.bodies[name] = self.body_function(name, loop, params, reductions, unit, aliases)
         # the loop's replacement in the outer function
@@ -246,7 +246,7 @@ class _Outliner:
         if not unit:
             args += [_load(f"{hidden}_start"), _load(f"{hidden}_step")]
         args += [_load(n) for n in captured]
-        args += [_load(r.name) for r in reductions if r.seeded]
+        args += [_load(r.name) for r in reductions]
         launch = ast.Call(func=_load(name), args=args, keywords=[])
         if reductions:
             stmts.append(ast.Assign(targets=[_store(f"{hidden}_out")], value=launch, lineno=0))
@@ -384,7 +384,15 @@ class _Outliner:
             for n, e in sorted(aliases.items())
         ]
         for r in reductions:
-            value = _load(f"__seed_{r.name}") if r.seeded else ast.Constant(_IDENTITY[r.op])
+            value = (
+                _load(f"__seed_{r.name}")
+                if r.seeded
+                else ast.Call(
+                    _load("__reduction_identity"),
+                    [_load(f"__seed_{r.name}"), ast.Constant(_IDENTITY[r.op])],
+                    [],
+                )
+            )
             init.append(ast.Assign(targets=[_store(r.name)], value=value, lineno=0))
         assert isinstance(loop.iter, ast.Call)
         stop = _range_args(loop.iter)[1]
@@ -445,7 +453,8 @@ class _Outliner:
             prange_body=tuple(r.combine for r in reductions),
         )
         dispatcher = self.make_dispatcher(func, options)
-        env = Environment(self.parsed.env.globals, dict(self.parsed.env.closure))
+        closure = {**self.parsed.env.closure, "__reduction_identity": reduction_identity}
+        env = Environment(self.parsed.env.globals, closure)
         dispatcher._parsed = ParsedFunction(
             func, fdef, self.parsed.filename, env, params, {}, self.parsed.source
         )
@@ -461,6 +470,7 @@ class _Outliner:
             if value is not MISSING:
                 namespace[key] = value
         namespace.setdefault("__builtins__", builtins)
+        namespace["__reduction_identity"] = reduction_identity
         func = types.FunctionType(inner, namespace, fdef.name)
         outer = self.parsed.func
         func.__qualname__ = f"{outer.__qualname__}.{fdef.name}"

@@ -364,3 +364,34 @@ def shifted_param(a):  # noqa: ANN001, ANN201
 def test_shape_aliases_in_the_body(X: np.ndarray) -> None:
     np.testing.assert_array_equal(parallel(pairwise)(X), serial(pairwise)(X))
     assert_same(shifted_param, np.round(X[:, 0]), parallel=True)  # exact sums: integers
+
+
+def bool_sum(a, t):  # noqa: ANN001, ANN201
+    hit = False
+    for i in prange(a.shape[0]):
+        hit += a[i] > t
+    return hit
+
+
+def bool_product(a, t):  # noqa: ANN001, ANN201
+    ok = True
+    for i in prange(a.shape[0]):
+        ok *= a[i] > t
+    return ok
+
+
+def bool_parity(a, t):  # noqa: ANN001, ANN201
+    odd = False
+    for i in prange(a.shape[0]):
+        odd ^= a[i] > t
+    return odd
+
+
+@pytest.mark.parametrize("f", [bool_sum, bool_product, bool_parity], ids=lambda f: f.__name__)
+@given(hnp.arrays(np.float64, st.integers(0, 300), elements=st.floats(0, 1)), st.floats(0, 1))
+def test_reductions_of_numpy_bools_stay_bools(f, a: np.ndarray, t: float) -> None:  # noqa: ANN001
+    """NumPy bools add as `or` and multiply as `and`: each chunk starts from False (True for
+    `*`) and the partials combine so (an int 0 start made the result int64, 3 for 3 hits)."""
+    got, want = parallel(f)(a, t), f(a, t)
+    assert got == want
+    assert type(got) is np.bool_  # (on an empty array Python's stays a Python bool: README)
