@@ -29,6 +29,7 @@ import os
 import re
 import stat
 import sys
+import sysconfig
 import tempfile
 import time
 import types
@@ -184,12 +185,22 @@ def source_key(dispatcher: object, _visiting: frozenset[int] = frozenset()) -> s
     keys, recursively (a cycle contributes its name only). Whatever changes what the compiled
     code does changes the key."""
     func = dispatcher.py_func  # type: ignore[attr-defined]
+    visiting = _visiting | {id(dispatcher)}
+    key = _code_key(func, visiting)
+    frozen = getattr(dispatcher, "_frozen", None)  # functions passed as arguments
+    if frozen:
+        parts = [f"{n}={_value_key(v, visiting)}" for n, v in sorted(frozen.items())]
+        key = hashlib.sha256((key + ";" + ";".join(parts)).encode()).hexdigest()
+    return key
+
+
+def _code_key(func: types.FunctionType, visiting: frozenset[int]) -> str:
+    """`source_key` of a Python function (jitted, or a plain one it calls or is given)."""
     digest = hashlib.sha256()
     digest.update(f"{func.__module__}.{func.__qualname__}".encode())
     # The code object stands for the source: any edit that changes behaviour changes it (and
     # marshalling it is far cheaper than reading the source back).
     digest.update(marshal.dumps(func.__code__))
-    visiting = _visiting | {id(dispatcher)}
     for chain, value in sorted(_read_values(func).items()):
         digest.update(".".join(chain).encode())
         digest.update(b"=")
@@ -222,9 +233,12 @@ def _read_values(func: types.FunctionType) -> dict[tuple[str, ...], object]:
             continue
         out[chain[:1]] = value
         for depth, attr in enumerate(chain[1:], start=2):
-            if not isinstance(value, types.ModuleType | type):
-                break  # attributes of other objects are not compile-time constants here
-            value = getattr(value, attr, _MISSING)
+            # compiled code reads attributes of modules, classes and other objects (`cfg.scale`
+            # of a global instance) as constants: all are in the key
+            try:
+                value = getattr(value, attr, _MISSING)
+            except Exception:  # noqa: BLE001 - a property that raises: not a constant
+                break
             if value is _MISSING:
                 break
             out[chain[:depth]] = value
@@ -261,12 +275,37 @@ def _value_key(value: object, visiting: frozenset[int]) -> str:
         return "(" + ",".join(_value_key(v, visiting) for v in value) + ")"
     if isinstance(value, np.ndarray):
         return _array_key(value)
+    if isinstance(value, types.FunctionType) and not _installed(value):
+        # a plain function compiled code calls (or is given): its code and what it reads
+        # too, or an edit of its body would load the old compiled code
+        if id(value) in visiting:
+            return f"recursive:{value.__qualname__}"
+        return "function:" + _code_key(value, visiting | {id(value)})
     if isinstance(value, types.FunctionType | types.BuiltinFunctionType | type):
         module, name = getattr(value, "__module__", ""), getattr(value, "__qualname__", "")
         return f"{type(value).__name__}:{module}.{name}"
     if isinstance(value, np.generic | np.dtype):
         return f"numpy:{value!r}"
     return f"object:{type(value).__qualname__}"
+
+
+@functools.cache
+def _library_roots() -> tuple[str, ...]:
+    """Where installed packages and the standard library live (their versions are in the
+    environment fingerprint, or they do not change under a user's edits)."""
+    paths = sysconfig.get_paths()
+    roots = {os.path.realpath(paths[k]) for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    return tuple(sorted(roots))
+
+
+def _installed(func: types.FunctionType) -> bool:
+    """Whether `func` comes from an installed package or the standard library (NumPy's Python
+    functions), which a key need not walk into."""
+    filename = func.__code__.co_filename
+    if not os.path.isabs(filename):
+        return False
+    real = os.path.realpath(filename)
+    return any(real.startswith(root + os.sep) for root in _library_roots())
 
 
 def _array_key(a: np.ndarray) -> str:

@@ -14,9 +14,9 @@ from jitcore.ir.markers import (
     check_unpack,
     range_bounds,
     range_count,
-    reduction_identity,
     range_item,
     range_more,
+    reduction_identity,
 )
 from jitcore.lib import arrays, containers, lists, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function

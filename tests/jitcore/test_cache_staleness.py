@@ -124,9 +124,77 @@ def h(x):
 """
 
 
+MAIN_CALLS_PLAIN = """
+from jitcore import jit
+
+def helper(x):
+    return x * 2.0
+
+@jit(cache=True, mode="compiled")
+def f(x):
+    return helper(x) + 1.0
+"""
+
+MAIN_READS_INSTANCE = """
+from jitcore import jit
+
+class Config:
+    pass
+
+cfg = Config()
+cfg.scale = 3.0
+
+@jit(cache=True, mode="compiled")
+def f(x):
+    return x * cfg.scale
+"""
+
+MAIN_PASSES_PLAIN = """
+from jitcore import jit
+
+def helper(x):
+    return x * 2.0
+
+@jit(cache=True, mode="compiled")
+def apply(fn, x):
+    return fn(x)
+"""
+
+PASSES_CHILD = """
+import json
+import main
+print(json.dumps({"compiled": main.apply(main.helper, 2.0), "python": main.helper(2.0)}))
+"""
+
+
+def test_an_edit_of_a_function_passed_from_python_is_a_miss(tmp_path: Path) -> None:
+    """A function passed as an argument is a compile-time constant of its specialization:
+    its body is in that specialization's key (an edit once loaded the old code)."""
+    _write(tmp_path, {"main.py": MAIN_PASSES_PLAIN})
+    env = dict(os.environ, JITCORE_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(tmp_path))
+    run = [sys.executable, "-c", PASSES_CHILD]
+    outcomes = []
+    for text in (MAIN_PASSES_PLAIN, MAIN_PASSES_PLAIN.replace("x * 2.0", "x * 7.0")):
+        (tmp_path / "main.py").write_text(text)
+        done = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        outcomes.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert outcomes == [{"compiled": 4.0, "python": 4.0}, {"compiled": 14.0, "python": 14.0}]
+
+
 @pytest.mark.parametrize(
     ("files", "edits"),
     [
+        pytest.param(
+            {"main.py": MAIN_CALLS_PLAIN},
+            {"main.py": ("x * 2.0", "x * 7.0")},
+            id="plain-helper-body",
+        ),
+        pytest.param(
+            {"main.py": MAIN_READS_INSTANCE},
+            {"main.py": ("cfg.scale = 3.0", "cfg.scale = 4.5")},
+            id="instance-attribute",
+        ),
         pytest.param(
             {"main.py": MAIN_READS_CFG, "cfg.py": "SCALE = 3.0\n"},
             {"cfg.py": ("3.0", "4.5")},
