@@ -372,9 +372,10 @@ class _Inference:
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
-                if isinstance(obj, ir.Const) and isinstance(self.type_of(obj), T.Array):
+                if isinstance(self.type_of(obj), T.Array) and self._in_constant(obj, op):
                     raise TypingError(
-                        "a module-level array is a read-only constant of compiled code",
+                        "an array frozen into compiled code (a module-level array, or one "
+                        "held in a constant tuple) is read-only there",
                         loc=instr.loc,
                         hint="pass the array as an argument to write into it",
                     )
@@ -387,6 +388,18 @@ class _Inference:
             case ir.Call():
                 return self.resolve_call(instr)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
+
+    def _in_constant(self, v: ir.Value, op: Callable[[ir.Value], Operand]) -> bool:
+        """Whether array `v` is (a part or view of) a constant frozen into the compiled code: a
+        module-level array, one in a tuple (`BUFS[0]`, a Module's tuple attribute), a slice
+        of one. Writing there would change a hidden copy Python never sees."""
+        while True:
+            if isinstance(v, ir.Const) or op(v).is_const:
+                return True
+            if isinstance(v, ir.GetItem):
+                v = v.obj
+            else:
+                return False
 
     def _index(self, obj: ir.Value, index: ir.Value) -> Operand:
         """An index operand; `t[1:]` of a tuple with a slice of constants is a constant slice

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from jitcore import jit
+from jitcore import TypingError, jit
 from tests.jitcore.support import assert_same_arrays, compiled
 
 FLOATS = [np.float32, np.float64]
@@ -351,3 +351,24 @@ def test_specialization_key_records_dtype_ndim_and_layout() -> None:
 
 
 from tests.jitcore.e2e import ufunc_kernels  # noqa: E402
+
+BUFFERS = (np.zeros(3), np.zeros(3))
+
+
+def bump_buffer():  # noqa: ANN201
+    BUFFERS[0][0] += 1.0
+    return BUFFERS[0][0]
+
+
+def bump_buffer_view():  # noqa: ANN201
+    view = BUFFERS[1][1:]
+    view[0] = 2.0
+    return view[0]
+
+
+@pytest.mark.parametrize("f", [bump_buffer, bump_buffer_view], ids=lambda f: f.__name__)
+def test_an_array_in_a_global_tuple_is_read_only_in_compiled_code(f) -> None:  # noqa: ANN001
+    """It is frozen with the tuple: writes once went to a hidden copy Python never saw (and
+    arrays of equal contents shared it)."""
+    with pytest.raises(TypingError, match="read-only"):
+        jit(mode="compiled")(f)()
