@@ -36,6 +36,12 @@ def reduction_identity(seed: object, value: int) -> object:
     return type(seed)(value)  # type: ignore[call-arg]
 
 
+def reduction_seed(seed: object) -> object:
+    """The value a `prange` reduction such as `m = min(m, x)` starts each chunk from: the
+    value before the loop (typing refuses an array there, as `reduction_identity` does)."""
+    return seed
+
+
 def range_count(start: int, stop: int, step: int) -> int:
     """How many items range(start, stop, step) has (CPython's range length, computed in
     unsigned arithmetic so no step overflows). A loop counts its items from 0 to this when the

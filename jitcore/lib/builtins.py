@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from jitcore.errors import TypingError
+from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
@@ -17,6 +17,7 @@ from jitcore.ir.markers import (
     range_item,
     range_more,
     reduction_identity,
+    reduction_seed,
 )
 from jitcore.lib import arrays, containers, lists, operators, scalar, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
@@ -74,10 +75,27 @@ def _range_more(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     return Resolved((t, t, t), T.BOOL, lower)
 
 
+def _refuse_array_reduction(t: T.Type) -> None:
+    if isinstance(t, T.Array):
+        raise UnsupportedError(
+            "a prange loop cannot reduce into an array (such as a scalar Variable "
+            "`self.total += ...`): each thread's updates would be lost",
+            hint="accumulate into a local variable in the loop (`s += ...`) and update the "
+            "Variable after it (`self.total += s`)",
+        )
+
+
+@register_function(reduction_seed)
+def _reduction_seed(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _refuse_array_reduction(args[0].type)
+    return Resolved((None,), args[0].type, lambda b, v, kw: v[0], origin=args[0].weak)
+
+
 @register_function(reduction_identity)
 def _reduction_identity(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     seed, value = args
     t = seed.type
+    _refuse_array_reduction(t)
     if not (isinstance(t, T.Scalar) and value.is_const):
         return None
     typed = bool(value.const) if t.is_bool else value.const

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from jitcore.errors import UnsupportedError
-from jitcore.ir.markers import MISSING, reduction_identity
+from jitcore.ir.markers import MISSING, reduction_identity, reduction_seed
 from jitcore.parallel.api import prange
 from jitcore.parse import Environment, ParsedFunction
 
@@ -291,6 +291,21 @@ class _Outliner:
                     "use range() for a loop that stops early",
                 )
         for node in _walk_own(loop.body, into_loops=True):
+            targets = (
+                [node.target]
+                if isinstance(node, ast.AugAssign)
+                else node.targets
+                if isinstance(node, ast.Assign)
+                else []
+            )
+            if any(isinstance(t, ast.Attribute) for t in targets):
+                raise self.error(
+                    node,
+                    "an attribute cannot be updated in a prange loop (such as a reduction "
+                    "into `self.total`): each thread's updates would be lost",
+                    "accumulate into a local variable in the loop (`s += ...`) and update the "
+                    "attribute after it (`self.total += s`)",
+                )
             if isinstance(node, ast.Return):
                 raise self.error(
                     node,
@@ -385,7 +400,7 @@ class _Outliner:
         ]
         for r in reductions:
             value = (
-                _load(f"__seed_{r.name}")
+                ast.Call(_load("__reduction_seed"), [_load(f"__seed_{r.name}")], [])
                 if r.seeded
                 else ast.Call(
                     _load("__reduction_identity"),
@@ -453,7 +468,11 @@ class _Outliner:
             prange_body=tuple(r.combine for r in reductions),
         )
         dispatcher = self.make_dispatcher(func, options)
-        closure = {**self.parsed.env.closure, "__reduction_identity": reduction_identity}
+        closure = {
+            **self.parsed.env.closure,
+            "__reduction_identity": reduction_identity,
+            "__reduction_seed": reduction_seed,
+        }
         env = Environment(self.parsed.env.globals, closure)
         dispatcher._parsed = ParsedFunction(
             func, fdef, self.parsed.filename, env, params, {}, self.parsed.source
@@ -471,6 +490,7 @@ class _Outliner:
                 namespace[key] = value
         namespace.setdefault("__builtins__", builtins)
         namespace["__reduction_identity"] = reduction_identity
+        namespace["__reduction_seed"] = reduction_seed
         func = types.FunctionType(inner, namespace, fdef.name)
         outer = self.parsed.func
         func.__qualname__ = f"{outer.__qualname__}.{fdef.name}"

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import jitcore
-from jitcore import JitFallbackWarning, Module, UnsupportedError, Variable, jit, runtime
+from jitcore import JitFallbackWarning, Module, UnsupportedError, Variable, jit, prange, runtime
 from jitcore.lib.variables import DTYPE_MESSAGE, SHAPE_MESSAGE
 
 
@@ -352,3 +352,33 @@ def test_an_auto_method_that_cannot_compile_runs_as_python_with_a_warning() -> N
         m.step()
     m.step()
     np.testing.assert_array_equal(m.x.value, [2.0, 2.0])
+
+
+class ParallelTotal(Module):
+    def __init__(self, n: int) -> None:
+        self.x = Variable(np.ones(n))
+        self.total = Variable(0.0)
+
+    @jit(mode="compiled", parallel=True)
+    def update(self):  # noqa: ANN201
+        for i in prange(self.x.shape[0]):
+            self.total += self.x[i]
+
+
+class ParallelLocalTotal(ParallelTotal):
+    @jit(mode="compiled", parallel=True)
+    def update(self):  # noqa: ANN201
+        s = 0.0
+        for i in prange(self.x.shape[0]):
+            s += self.x[i]
+        self.total += s
+
+
+def test_a_prange_reduction_into_a_scalar_variable_is_refused_with_the_way_out() -> None:
+    """Each thread's updates of `self.total` were lost (0.0 for 1000.0): refused; a local
+    reduction then one update works."""
+    with pytest.raises(UnsupportedError, match="local variable"):
+        ParallelTotal(1000).update()
+    m = ParallelLocalTotal(1000)
+    m.update()
+    assert float(m.total.value) == 1000.0
