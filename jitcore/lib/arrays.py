@@ -84,6 +84,9 @@ def resolve_slice(b: LowBuilder, s: ir.Value, n: ir.Value) -> tuple[ir.Value, ir
         step = one
     elif not (isinstance(step, ir.Const) and step.value != 0):
         b.raise_if(b.cmp("eq", step, zero), ValueError, "slice step cannot be zero")
+    if not isinstance(step, ir.Const):  # CPython clamps a step of -2**63 to -(2**63 - 1)
+        lowest = i64(-(2**63))
+        step = b.select(b.cmp("eq", step, lowest), i64(-(2**63) + 1), step)
     positive = b.cmp("gt", step, zero)
     lower = b.select(positive, zero, i64(-1))
     upper = b.select(positive, n, b.binop("sub", n, one))

@@ -340,3 +340,17 @@ def test_an_integer_apart_from_an_index_array_puts_its_axes_first(i: int, k: np.
     b = np.arange(60.0).reshape(3, 4, 5)
     assert_same_arrays(int_slice_array, b, i, k)
     assert_same_arrays(put_int_slice_array, b, i, k)
+
+
+def every_kth(a, items, k):  # noqa: ANN001, ANN201
+    return a[::k], items[::k]
+
+
+@pytest.mark.parametrize("k", [-(2**63), -(2**63) + 1, 2**63 - 1, -1, 3])
+def test_extreme_slice_steps_are_clamped_as_cpython_does(k: int) -> None:
+    """CPython clamps a step of -2**63 to -(2**63 - 1): one item (the length once
+    overflowed: every item of the array, an IndexError for the list)."""
+    a, items = np.arange(5.0), [0, 1, 2, 3, 4]
+    got, want = jit(mode="compiled")(every_kth)(a, items, k), every_kth(a, items, k)
+    np.testing.assert_array_equal(got[0], want[0])
+    assert got[1] == want[1]
