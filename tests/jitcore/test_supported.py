@@ -455,6 +455,10 @@ def test_operation_matches_python(case: Case) -> None:
         if isinstance(compiled.error_type, type) and issubclass(
             compiled.error_type, jitcore.JitError
         ):
+            if python.error_type is TypeError and issubclass(
+                compiled.error_type, jitcore.TypingError
+            ):
+                return  # NumPy refuses these types too (`np.negative` of a bool): refused
             raise AssertionError(f"{case.id} does not compile: {compiled.error_text}")
         assert_ran_compiled(compiled_op, args)  # not Python against itself
         if out_of_domain_result(python.value) or out_of_domain_error(python, compiled):
