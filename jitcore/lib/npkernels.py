@@ -139,11 +139,11 @@ def min_flat(a):  # noqa: ANN001, ANN201
         raise ValueError("zero-size array to reduction operation minimum which has no identity")
     m = a[0]
     for i in range(1, n):
+        if m != m:  # the first NaN wins (a complex one keeps its other part)
+            return m
         x = a[i]
         if x < m or x != x:
             m = x
-        if m != m:
-            return m
     return m
 
 
@@ -154,11 +154,11 @@ def max_flat(a):  # noqa: ANN001, ANN201
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
     m = a[0]
     for i in range(1, n):
+        if m != m:  # the first NaN wins (a complex one keeps its other part)
+            return m
         x = a[i]
         if x > m or x != x:
             m = x
-        if m != m:
-            return m
     return m
 
 
