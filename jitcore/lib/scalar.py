@@ -16,7 +16,7 @@ from typing import cast
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
-from jitcore.ir.builder import LowBuilder
+from jitcore.ir.builder import LowBuilder, i64
 
 # Whether compiled code knows the C calling convention of complex numbers (x86-64 System V:
 # Linux, macOS), and so can call C99's complex functions (`csqrt`, `cpow`, ...) as NumPy does.
@@ -104,18 +104,7 @@ def numpy_complex_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
         if C_COMPLEX_ABI
         else b.cast(lower_complex_pow(b, [b.cast(x, T.C128), b.cast(y, T.C128)], {}), t)
     )
-    # an integral real exponent: n = |y| < 100 by squaring, 7 bits at most
-    n_float = b.intrinsic("fabs", [yr], part)
-    integral = b.and_(
-        b.and_(b.cmp("eq", yi, zero), b.cmp("eq", b.intrinsic("trunc", [yr], part), yr)),
-        b.cmp("lt", n_float, ir.Const(100.0, type=part)),
-    )
-    n = b.cast(b.select(integral, n_float, zero), T.I64)
-    acc, power = unit, x
-    for bit in range(7):
-        has_bit = b.cmp("ne", b.binop("and", n, ir.Const(1 << bit, type=T.I64)), i64_const(0))
-        acc = b.select(has_bit, b.binop("mul", acc, power), acc)
-        power = b.binop("mul", power, power)
+    integral, acc = _integral_power(b, x, y, "lt")  # |y| < 100
     by_squaring = b.select(b.cmp("lt", yr, zero), numpy_complex_div(b, unit, acc), acc)
     square = b.binop("mul", x, x)
     small = b.select(
@@ -139,8 +128,26 @@ def numpy_complex_pow(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
     return b.select(zero_exponent, unit, result)
 
 
-def i64_const(value: int) -> ir.Const:
-    return ir.Const(value, type=T.I64)
+def _integral_power(
+    b: LowBuilder, x: ir.Value, y: ir.Value, within: str
+) -> tuple[ir.Value, ir.Value]:
+    """Whether `y` is real and integral with |y| `within` ("lt" or "le") 100, and x**|y| by
+    squaring (7 bits: NumPy's npy_cpow and CPython's c_powu multiply in this order)."""
+    part = T.complex_part(cast(T.Scalar, x.type))
+    yr, yi = b.real(y), b.imag(y)
+    zero = ir.Const(0.0, type=part)
+    size = b.intrinsic("fabs", [yr], part)
+    integral = b.and_(
+        b.and_(b.cmp("eq", yi, zero), b.cmp("eq", b.intrinsic("trunc", [yr], part), yr)),
+        b.cmp(within, size, ir.Const(100.0, type=part)),
+    )
+    n = b.cast(b.select(integral, size, zero), T.I64)
+    acc, power = b.complex(ir.Const(1.0, type=part), zero, x.type), x  # type: ignore[arg-type]
+    for bit in range(7):
+        has_bit = b.cmp("ne", b.binop("and", n, i64(1 << bit)), i64(0))
+        acc = b.select(has_bit, b.binop("mul", acc, power), acc)
+        power = b.binop("mul", power, power)
+    return integral, acc
 
 
 def int_divmod(
@@ -230,16 +237,7 @@ def lower_complex_pow(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.V
     zero_c = b.complex(zero, zero, t)  # type: ignore[arg-type]
     # CPython's c_powi: an integral exponent within 100 multiplies by squaring (exact where
     # the polar form is not: (1+2j)**2 is -3+4j), and divides 1 by that for a negative one
-    integral = b.and_(
-        b.and_(b.cmp("eq", yi, zero), b.cmp("eq", b.intrinsic("trunc", [yr], part), yr)),
-        b.cmp("le", b.intrinsic("fabs", [yr], part), ir.Const(100.0, type=part)),
-    )
-    n = b.cast(b.select(integral, b.intrinsic("fabs", [yr], part), zero), T.I64)
-    acc, power = one, x
-    for bit in range(7):
-        has_bit = b.cmp("ne", b.binop("and", n, ir.Const(1 << bit, type=T.I64)), i64_const(0))
-        acc = b.select(has_bit, b.binop("mul", acc, power), acc)
-        power = b.binop("mul", power, power)
+    integral, acc = _integral_power(b, x, y, "le")
     inverse = b.and_(integral, b.cmp("lt", yr, zero))
     acc_zero = b.and_(b.cmp("eq", b.real(acc), zero), b.cmp("eq", b.imag(acc), zero))
     b.raise_if(b.and_(inverse, acc_zero), ZeroDivisionError, "0.0 to a negative or complex power")
