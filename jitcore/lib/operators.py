@@ -177,18 +177,11 @@ def _fits(value: object, target: T.Type | None) -> bool:
 
 
 def _checked_lower(inner, checks: list[int], targets: tuple):  # noqa: ANN001, ANN202
-    import numpy as np
-
     def lower(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
         args = list(args)
         for i in checks:
-            target = targets[i]
-            info = np.iinfo(target.dtype)
-            low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
-            high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
-            out = b.or_(b.cmp("lt", args[i], low), b.cmp("gt", args[i], high))
-            b.raise_if(out, OverflowError, f"Python integer out of bounds for {target.dtype}")
-            args[i] = b.cast(args[i], target)
+            arrays.check_python_int(b, args[i], targets[i])
+            args[i] = b.cast(args[i], targets[i])
         return inner(b, args, kwargs)
 
     return lower
@@ -523,16 +516,11 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
     if a.weak != b.weak and ta.is_int and tb.is_int:
         # NumPy 2 compares a Python int with a NumPy int exactly, even out of its range
         # (`np.int32(0) == 2**32` is False): in int64, or sign-aware against uint64
-        if T.U64 in (ta, tb) and ta != tb:
-            return Resolved(
-                (None, None),
-                T.BOOL,
-                lambda bld, args, kw: ufuncs.mixed_sign_compare(bld, op, args[0], args[1]),
-            )
-        if T.U64 not in (ta, tb):
-            return Resolved(
-                (T.I64, T.I64), T.BOOL, lambda bld, args, kw: bld.cmp(op, args[0], args[1])
-            )
+        return Resolved(
+            (None, None),
+            T.BOOL,
+            lambda bld, args, kw: ufuncs.exact_int_compare(bld, op, args[0], args[1]),
+        )
     common = binop_result("add", a, b)
     if ta.is_bool and tb.is_bool:
         common = T.BOOL

@@ -236,15 +236,8 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
     def prepare(bb: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
         return [check_weak_ints(bb, v[0], a, in1), check_weak_ints(bb, v[1], b, in2)]
 
-    by_value = op in _COMPARISONS and _python_int_against_ints(a, b)
-    if by_value:  # NumPy 2 compares a Python int with any int dtype by value: no OverflowError
-
-        def exact(b2: LowBuilder, xs: list[ir.Value]) -> ir.Value:
-            x, y = xs
-            if x.type.is_signed and y.type.is_signed:  # type: ignore[union-attr]
-                return element(b2, b2.cast(x, T.I64), b2.cast(y, T.I64))
-            return mixed_sign_compare(b2, op, x, y)
-
+    if op in _COMPARISONS and _python_int_against_ints(a, b):  # by value: no OverflowError
+        exact: ScalarFn = lambda b2, xs: exact_int_compare(b2, op, xs[0], xs[1])  # noqa: E731
         return _elementwise_resolved(2, result, Recipe(out, exact))
     if mixed_sign:  # exact, as NumPy's mixed signed/unsigned comparison loops
         fn: ScalarFn = lambda b2, xs: mixed_sign_compare(b2, op, xs[0], xs[1])  # noqa: E731
@@ -270,6 +263,14 @@ def _python_int_against_ints(a: Operand, b: Operand) -> bool:
 def _element_type(op: Operand) -> T.Scalar:
     t = op.type
     return t.dtype if isinstance(t, T.Array) else t  # type: ignore[return-value]
+
+
+def exact_int_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
+    """Compare two integers of any dtypes by value, as NumPy 2 compares a Python int with
+    a NumPy int: in int64, or sign-aware when one side is uint64."""
+    if T.U64 in (x.type, y.type) and x.type != y.type:
+        return mixed_sign_compare(b, op, x, y)
+    return b.cmp(op, b.cast(x, T.I64), b.cast(y, T.I64))
 
 
 def mixed_sign_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.Value:
@@ -304,15 +305,8 @@ def mixed_sign_compare(b: LowBuilder, op: str, x: ir.Value, y: ir.Value) -> ir.V
 
 def check_weak_ints(b: LowBuilder, value: ir.Value, op: Operand, loop: T.Scalar) -> ir.Value:
     """NumPy 2 raises OverflowError when a Python int does not fit the loop's integer dtype."""
-    if not (op.weak and op.type == T.I64) or not loop.is_int or loop == T.I64:
-        return value
-    info = np.iinfo(loop.dtype)
-    low, high = (
-        ir.Const(max(int(info.min), -(2**63)), type=T.I64),
-        ir.Const(min(int(info.max), 2**63 - 1), type=T.I64),
-    )
-    out = b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high))
-    b.raise_if(out, OverflowError, f"Python integer out of bounds for {loop.dtype}")
+    if op.weak and op.type == T.I64:
+        A.check_python_int(b, value, loop)
     return value
 
 
