@@ -65,6 +65,8 @@ _AUG_OPS: dict[type, str] = {
 _COMMUTATIVE = {"+", "*", "|", "&", "^"}
 _IDENTITY = {"+": 0, "-": 0, "*": 1, "^": 0}  # the others start from the value before the loop
 _COMBINE = {"-": "+"}  # partials of `v -= e` are sums of -e
+# The functions a body calls to start each chunk's reductions, by the names it calls them
+_MARKERS = {"__reduction_identity": reduction_identity, "__reduction_seed": reduction_seed}
 
 
 @dataclass
@@ -468,12 +470,7 @@ class _Outliner:
             prange_body=tuple(r.combine for r in reductions),
         )
         dispatcher = self.make_dispatcher(func, options)
-        closure = {
-            **self.parsed.env.closure,
-            "__reduction_identity": reduction_identity,
-            "__reduction_seed": reduction_seed,
-        }
-        env = Environment(self.parsed.env.globals, closure)
+        env = Environment(self.parsed.env.globals, {**self.parsed.env.closure, **_MARKERS})
         dispatcher._parsed = ParsedFunction(
             func, fdef, self.parsed.filename, env, params, {}, self.parsed.source
         )
@@ -489,8 +486,7 @@ class _Outliner:
             if value is not MISSING:
                 namespace[key] = value
         namespace.setdefault("__builtins__", builtins)
-        namespace["__reduction_identity"] = reduction_identity
-        namespace["__reduction_seed"] = reduction_seed
+        namespace.update(_MARKERS)
         func = types.FunctionType(inner, namespace, fdef.name)
         outer = self.parsed.func
         func.__qualname__ = f"{outer.__qualname__}.{fdef.name}"
