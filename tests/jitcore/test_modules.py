@@ -13,6 +13,7 @@ import pytest
 import jitcore
 from jitcore import JitFallbackWarning, Module, UnsupportedError, Variable, jit, prange, runtime
 from jitcore.lib.variables import DTYPE_MESSAGE, SHAPE_MESSAGE
+from jitcore.runner import Runner
 
 
 class Leaky(Module):
@@ -252,7 +253,7 @@ def test_auto_falls_back_from_run_to_step(monkeypatch: pytest.MonkeyPatch) -> No
     def refuse(*args: object) -> None:
         raise UnsupportedError("the loop cannot be compiled (planted)")
 
-    monkeypatch.setattr(jitcore.runner.Runner, "_run_compiled", refuse)
+    monkeypatch.setattr(Runner, "_run_compiled", refuse)
     m = Leaky()
     with pytest.warns(JitFallbackWarning, match="planted"):
         result = jitcore.run(m, 3, inputs={"I": np.ones((3, 4))}, mode="auto")
