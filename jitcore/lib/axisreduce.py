@@ -58,12 +58,14 @@ def reduce_outer_axes(
     axes: list[int],
     keepdims: bool,
     name: str,
+    acc: T.Scalar,
     out_dtype: T.Scalar,
     empty_error: str,
     ddof: ir.Value | None = None,
 ) -> ir.Value:
     """`a` reduced over `axes` (sorted, without the last axis): a new C array of the kept axes'
     shape, viewed with 1 at the reduced axes under `keepdims` (see the module docstring).
+    `acc` is the dtype the reduction computes in (var's and std's mean: float64 for ints);
     `ddof` is var's and std's (an i64)."""
     t = a.type
     assert isinstance(t, T.Array)
@@ -72,7 +74,6 @@ def reduce_outer_axes(
     kept = [k for k in range(t.ndim) if k not in axes]
     n = L.size_of(b, [shapes[k] for k in axes])  # elements combined into each result element
     if name in {"var", "std"}:
-        acc = T.F64 if not (t.dtype.is_float or t.dtype.is_complex) else t.dtype
         out = _variance(b, a, axes, n, acc, out_dtype, name == "std", ddof or i64(0))
         return _kept_view(b, out, t.ndim, axes, shapes, out_dtype) if keepdims else out
     out = L.allocate(b, out_dtype, [shapes[k] for k in kept], "C")

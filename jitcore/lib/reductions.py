@@ -210,7 +210,7 @@ def _axis_reduction(
         def lower_outer_axes(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
             ddof = ddof_of(b, v, kw) if ddof_at > 0 else None
             return axisreduce.reduce_outer_axes(
-                b, v[0], axes, keepdims, name, out_dtype, empty_error or "", ddof
+                b, v[0], axes, keepdims, name, acc, out_dtype, empty_error or "", ddof
             )
 
         result_t = reduced_type(out_dtype, t.ndim, axes, keepdims)
