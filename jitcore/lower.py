@@ -26,6 +26,7 @@ from jitcore.lib.layout import normalize_index, shape_of
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
+from jitcore.optimize.stripmine import strip_mine_domain_loops
 from jitcore.raisemerge import merge_identical_raises
 from jitcore.refcount import insert_refcounts
 
@@ -35,6 +36,7 @@ _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.Nati
 
 def lower_function(fn: ir.Function) -> ir.Function:
     """Expand every typed operation into low IR, in place (the `lower` stage)."""
+    strip_mine_domain_loops(fn)  # before the guards are analysed: it makes their loops
     builder = LowBuilder(fn)
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
     domains = DomainGuards(fn, guards)

@@ -91,13 +91,22 @@ COMPLEX_LIBM = frozenset(
     }
 )
 INTEGER_HELPERS = frozenset({"ipow", "gcd", "powmod"})
+# `smin(a, b)` / `smax(a, b)`: the signed minimum and maximum of two integers of one type
+# (LLVM's intrinsics; the chunk bounds of `optimize.stripmine`).
+INTEGER_INTRINSICS = frozenset({"smin", "smax"})
 # `smul_overflows(a, b)`: whether the signed product `a * b` overflows its type (a bool);
 # allocation sizes are checked with it; `sadd_`/`ssub_overflows` likewise for a + b and a - b
 # (the guards of bounds checks, `optimize.guards`).
 OVERFLOW_CHECKS = frozenset({"smul_overflows", "sadd_overflows", "ssub_overflows"})
 # Every name an `Intrinsic` may carry (`frem`: the C remainder of floats, `fmod`).
 MATH_FUNCTIONS = (
-    LLVM_INTRINSICS | LIBM | COMPLEX_LIBM | INTEGER_HELPERS | OVERFLOW_CHECKS | {"frem"}
+    LLVM_INTRINSICS
+    | LIBM
+    | COMPLEX_LIBM
+    | INTEGER_HELPERS
+    | INTEGER_INTRINSICS
+    | OVERFLOW_CHECKS
+    | {"frem"}
 )
 
 
@@ -131,6 +140,10 @@ def emit_math(
         fnty = ll.FunctionType(ft, [ft] * len(args))
         callee = module.declare_intrinsic(f"llvm.{fn}", [ft], fnty)
         return b.call(callee, args, name=name, fastmath=flags)
+    if fn in INTEGER_INTRINSICS:
+        it = args[0].type
+        fnty = ll.FunctionType(it, [it, it])
+        return b.call(module.declare_intrinsic(f"llvm.{fn}", [it], fnty), args, name=name)
     if fn in LIBM:
         ft = args[0].type
         cname = fn + ("f" if ft == F32 else "")

@@ -162,8 +162,10 @@ def _positive_constant(v: ir.Value) -> bool:
 
 
 def _nonnegative_max(v: ir.Value) -> bool:
-    """`max(..., c)` with a constant c >= 0."""
+    """`max(..., c)` with a constant c >= 0 (or `smax`, as `optimize.stripmine` writes it)."""
     v = _source(v)
+    if isinstance(v, ir.Intrinsic) and v.fn == "smax":
+        return any(_nonnegative_constant(a) for a in v.args)
     if not isinstance(v, ir.Call) or not _is(v.func, max) or v.kwargs:
         return False
     return any(_nonnegative_constant(a) for a in v.args)

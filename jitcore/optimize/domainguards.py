@@ -67,6 +67,21 @@ class DomainGuards:
                 self._stores[loop] = self._find_stores(loop)
         self._made: dict[tuple[CountedLoop, ir.Value, ir.Value], ir.Value] = {}
 
+    def decidable_loops(self) -> list[CountedLoop]:
+        """The loops holding a `math.sqrt` call a preheader scan can decide (`guard` would give
+        it a guard), each once, in block order."""
+        found: dict[CountedLoop, None] = {}
+        for loop, stores in self._stores.items():
+            if stores is None or not isinstance(loop.preheader.terminator, ir.Jump):
+                continue
+            for block in loop.blocks:
+                if self.loop_of.get(block) is not loop:
+                    continue  # an inner loop's block
+                for instr in block.instrs:
+                    if _is_sqrt(instr) and self._element_of(_argument(instr), loop) is not None:
+                        found[loop] = None
+        return list(found)
+
     def guard(
         self,
         b: LowBuilder,
@@ -84,8 +99,7 @@ class DomainGuards:
             return None
         assert isinstance(call, ir.Call)
         arg = call.args[0]
-        element = arg.value if isinstance(arg, ir.Cast) else arg
-        array = self._element_of(element, loop)
+        array = self._element_of(_argument(call), loop)
         if array is None:
             return None
         stores = self._stores.get(loop)
@@ -187,6 +201,12 @@ def _emit_scan(
     join.terminator = jump
     lowered_end[loop.preheader] = join
     return guard
+
+
+def _argument(call: ir.Instr) -> ir.Value:
+    """The element a `math.sqrt` call takes, before any conversion to float."""
+    arg = call.args[0]  # type: ignore[attr-defined]
+    return arg.value if isinstance(arg, ir.Cast) else arg
 
 
 def _is_sqrt(instr: ir.Instr) -> bool:
