@@ -170,10 +170,11 @@ def _holds_untyped_list(t: T.Type | None) -> bool:
     return False
 
 
-def origin(instr: ir.Instr, resolved: Resolved) -> bool | None:
-    """Whether `instr`'s result is a Python number, for list operations (None: not one):
-    items of lists of i64/f64/c128/bool are Python numbers (the types Python numbers have
-    as arguments); a list value carries the same flag for its items."""
+def origin(instr: ir.Instr, resolved: Resolved) -> bool | tuple[object, ...] | None:
+    """Whether `instr`'s result is a Python number (a `typeinfer.Origin`), for list
+    operations (None: not one): items of lists of i64/f64/c128/bool, and of tuples and lists
+    of them, are Python numbers (the types Python numbers have as arguments); a list value
+    carries the same flag for its items."""
     if isinstance(resolved.ret, T.List):
         return lists.python_items(resolved.ret)
     container = _read_from(instr)

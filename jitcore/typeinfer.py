@@ -29,6 +29,7 @@ from jitcore.lib import (
     arrays,
     catalog,  # noqa: F401 - importing it registers every operation
     containers,
+    lists,
     operators,
     optional,
 )
@@ -730,7 +731,7 @@ _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 
 def _arg_origin(t: T.Type | None) -> Origin:
     if isinstance(t, T.List):  # a list of Python numbers holds Python numbers
-        return t.item in _WEAK_ARG_TYPES
+        return cast(Origin, lists.item_origin(t.item))
     if isinstance(t, T.Tuple):
         return tuple(_arg_origin(i) for i in t.items)
     return t in _WEAK_ARG_TYPES

@@ -37,10 +37,25 @@ PYTHON_ITEMS = (T.I64, T.F64, T.C128, T.BOOL)
 _HINT = "a list holds items of one type; convert the item, or start the list with that type"
 
 
-def python_items(t: T.Type | None) -> bool:
-    """Whether the items of a list of type `t` are Python numbers (see `typeinfer.Origin`):
-    by the item type alone (an empty `[]` counts as one until it has a type)."""
-    return isinstance(t, T.List) and (t.item in PYTHON_ITEMS or isinstance(t.item, T.Bottom))
+def python_items(t: T.Type | None) -> bool | tuple[object, ...]:
+    """Which parts of the items of a list of type `t` are Python numbers (a `typeinfer.Origin`:
+    True, False, or one entry per item of a tuple), by the item type alone."""
+    return isinstance(t, T.List) and item_origin(t.item)
+
+
+def item_origin(item: T.Type) -> bool | tuple[object, ...]:
+    """The `typeinfer.Origin` of a list item of type `item`: numbers of the types Python numbers
+    have are Python numbers, as are those inside tuples and lists of them (`[(i, -i)]`,
+    `[[1, 2], [n]]`: Python builds them from Python numbers); an empty `[]` counts as one until
+    it has a type. A list's own origin is that of its items."""
+    if item in PYTHON_ITEMS or isinstance(item, T.Bottom):
+        return True
+    if isinstance(item, T.List):
+        return item_origin(item.item)
+    if isinstance(item, T.Tuple):
+        parts = tuple(item_origin(i) for i in item.items)
+        return True if all(p is True for p in parts) else parts
+    return False
 
 
 def is_list_literal(instr: ir.Instr) -> bool:

@@ -379,3 +379,48 @@ def test_list_index_and_count_are_python_ints() -> None:
     got = jit(mode="compiled")(index_and_count)([1, 2, 2], 2)
     assert got == (1, 2, 1)
     assert [type(v) for v in got] == [int, int, int]
+
+
+def tuple_items(n):  # noqa: ANN001, ANN201
+    pts = [(i, -i) for i in range(n)]
+    pts.append((n, 2))
+    s = 0
+    for p in pts:
+        s += p[0] - p[1]
+    a, b = pts[-1]
+    return s, a // b, pts
+
+
+def nested_items(n):  # noqa: ANN001, ANN201
+    rows = [[1, 2], [n]]
+    copied = rows.copy()
+    return rows, copied, [rows[0]] * 2, [[n]] == [[n]], [(n, 1.5)] == [(n, 1.5)]
+
+
+def divide_an_item(n):  # noqa: ANN001, ANN201
+    a, b = [(n, 0)][0]
+    return a / b  # Python ints: ZeroDivisionError, not NumPy's inf
+
+
+def _types(value: object) -> object:
+    if isinstance(value, list | tuple):
+        return [_types(v) for v in value]
+    return type(value)
+
+
+@pytest.mark.parametrize("f", [tuple_items, nested_items])
+def test_numbers_inside_tuples_and_lists_in_lists_are_python_numbers(f) -> None:  # noqa: ANN001
+    for n in (0, 3):
+        got = assert_same(f, n)
+        assert _types(got) == _types(f(n))  # ints, floats and bools: Python's, not NumPy's
+    assert_same(divide_an_item, 3)
+
+
+def same_rows(rows):  # noqa: ANN001, ANN201
+    return rows
+
+
+def test_a_list_of_lists_argument_comes_back_with_python_ints() -> None:
+    got = jit(mode="compiled")(same_rows)([[1], [2, 3]])
+    assert got == [[1], [2, 3]]
+    assert _types(got) == [[int], [int, int]]
