@@ -277,7 +277,7 @@ class _Inference:
             return cast(Origin, resolved.origin)
         on_lists = origin(instr, resolved)
         if on_lists is not None:
-            return on_lists
+            return cast(Origin, on_lists)
         if not isinstance(resolved.ret, T.Scalar | T.Tuple | T.Optional):
             return False
         if isinstance(instr, ir.Compare) and instr.op in ("is", "isnot", "in", "notin"):
