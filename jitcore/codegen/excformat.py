@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, cast
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings
-from jitcore.codegen.types import I8, I32, I64, PTR, declare_global, exception_slot
+from jitcore.codegen.types import I8, I32, I64, PTR, c_string, declare_global, exception_slot
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.runtime import excring as R
@@ -50,11 +50,11 @@ def write_formatted(
     seq = field(R.SEQ)
     b.atomic_rmw("add", seq, I64(1), "acq_rel")  # odd: being written
     b.store(exception_slot(module, exc), field(R.CLASS))
-    b.store(_c_string(module, template), field(R.MESSAGE))
+    b.store(c_string(module, template), field(R.MESSAGE))
     b.store(ring_ptr, field(R.TAG))
     b.store(I64(style), field(R.STYLE))
     b.store(I64(len(values)), field(R.NARGS))
-    b.store(_c_string(module, codes), field(R.CODES))
+    b.store(c_string(module, codes), field(R.CODES))
     used: ll.Value = I64(0)
     for k, (value, t) in enumerate(values):
         cell = b.gep(
@@ -103,17 +103,3 @@ def _copy_text(
     )
     b.store(b.or_(used, b.shl(n, I64(32))), cell)
     return b.add(used, n)
-
-
-def _c_string(module: ll.Module, text: str) -> ll.Value:
-    """A private NUL-terminated constant (one per module and text)."""
-    data = bytearray(text.encode("utf-8") + b"\0")
-    name = f"jitcore.cstr.{rtstrings.fnv1a(bytes(data)) & rtstrings.MASK64:016x}.{len(data)}"
-    existing = module.globals.get(name)
-    if existing is not None:
-        return existing
-    gv = ll.GlobalVariable(module, ll.ArrayType(I8, len(data)), name=name)
-    gv.global_constant = True
-    gv.linkage = "private"
-    gv.initializer = ll.Constant(gv.value_type, data)
-    return gv

@@ -20,7 +20,16 @@ from collections.abc import Callable
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtdicts, rtstrings
-from jitcore.codegen.types import EXC_DESCRIPTOR, I32, I64, NULL, PTR, declare_function, llvm_type
+from jitcore.codegen.types import (
+    EXC_DESCRIPTOR,
+    I32,
+    I64,
+    NULL,
+    PTR,
+    c_string,
+    declare_function,
+    llvm_type,
+)
 from jitcore.ir import types as T
 
 Unboxer = Callable[[ll.IRBuilder, ll.Value, T.Type, ll.Block], ll.Value]
@@ -65,14 +74,36 @@ def _helper_call(
 
 
 def unbox_str(b: ll.IRBuilder, obj: ll.Value, fail: ll.Block) -> ll.Value:
+    """A runtime string holding `obj`'s UTF-8 bytes. A str with a lone surrogate (valid in
+    Python, `"\\ud800"`) has no strict UTF-8: it is encoded with "surrogatepass" (each
+    surrogate as the three bytes its code point would take), which `box_str` decodes back."""
     module = b.module
-    as_utf8 = _capi(module, "PyUnicode_AsUTF8AndSize", PTR, [PTR, PTR])
-    length = _capi(module, "PyUnicode_GetLength", I64, [PTR])
+    new_string = rtstrings.new_string(module)
+    length = b.call(_capi(module, "PyUnicode_GetLength", I64, [PTR]), [obj])
     with b.goto_entry_block():
         size = b.alloca(I64)
-    data = b.call(as_utf8, [obj, size])
-    _fail_if_null(b, data, fail)  # lone surrogates: UnicodeEncodeError
-    s = b.call(rtstrings.new_string(module), [data, b.load(size, typ=I64), b.call(length, [obj])])
+    data = b.call(_capi(module, "PyUnicode_AsUTF8AndSize", PTR, [PTR, PTR]), [obj, size])
+    strict, surrogates = b.append_basic_block("strict"), b.append_basic_block("surrogates")
+    done = b.append_basic_block("unboxed")
+    b.cbranch(b.icmp_unsigned("==", data, NULL), surrogates, strict)
+    b.position_at_end(strict)
+    copied = b.call(new_string, [data, b.load(size, typ=I64), length])
+    b.branch(done)
+    b.position_at_end(surrogates)
+    b.call(_capi(module, "PyErr_Clear", ll.VoidType(), []), [])
+    encode = _capi(module, "PyUnicode_AsEncodedString", PTR, [PTR, PTR, PTR])
+    encoded = b.call(encode, [obj, c_string(module, "utf-8"), c_string(module, "surrogatepass")])
+    _fail_if_null(b, encoded, fail)
+    raw = b.call(_capi(module, "PyBytes_AsString", PTR, [PTR]), [encoded])
+    nbytes = b.call(_capi(module, "PyBytes_Size", I64, [PTR]), [encoded])
+    passed = b.call(new_string, [raw, nbytes, length])
+    b.call(_capi(module, "Py_DecRef", ll.VoidType(), [PTR]), [encoded])
+    passed_from = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    s = b.phi(PTR)
+    s.add_incoming(copied, strict)
+    s.add_incoming(passed, passed_from)
     with b.if_then(b.icmp_unsigned("==", s, NULL), likely=False):
         no_memory = _capi(module, "PyErr_NoMemory", PTR, [])
         b.call(no_memory, [])
@@ -146,9 +177,8 @@ def holds_runtime_objects(t: T.Type) -> bool:
 def box_str(b: ll.IRBuilder, s: ll.Value) -> ll.Value:
     """A Python str for `s` (whose reference is consumed)."""
     decode = _capi(b.module, "PyUnicode_DecodeUTF8", PTR, [PTR, I64, PTR])
-    out = b.call(
-        decode, [rtstrings.chars(b, s), rtstrings.load_field(b, s, rtstrings.NBYTES), NULL]
-    )
+    chars, nbytes = rtstrings.chars(b, s), rtstrings.load_field(b, s, rtstrings.NBYTES)
+    out = b.call(decode, [chars, nbytes, c_string(b.module, "surrogatepass")])  # see unbox_str
     rtdicts.emit_ref(b, s, T.STR, False)
     return out
 

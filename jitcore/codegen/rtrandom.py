@@ -13,20 +13,7 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.codegen.types import I8, NULL, PTR, VOID, declare_function
-
-
-def _cstring(module: ll.Module, text: str) -> ll.Value:
-    name = f"jitcore.cstr.{text}"
-    existing = module.globals.get(name)
-    if existing is not None:
-        return existing
-    data = bytearray(text.encode() + b"\0")
-    g = ll.GlobalVariable(module, ll.ArrayType(I8, len(data)), name=name)
-    g.global_constant = True
-    g.linkage = "private"
-    g.initializer = ll.Constant(ll.ArrayType(I8, len(data)), data)
-    return g
+from jitcore.codegen.types import NULL, PTR, VOID, c_string, declare_function
 
 
 def unbox_generator(b: ll.IRBuilder, obj: ll.Value, fail: ll.Block) -> ll.Value:
@@ -35,12 +22,12 @@ def unbox_generator(b: ll.IRBuilder, obj: ll.Value, fail: ll.Block) -> ll.Value:
     getattr_ = declare_function(module, "PyObject_GetAttrString", PTR, [PTR, PTR])
     decref = declare_function(module, "Py_DecRef", VOID, [PTR])
     get_pointer = declare_function(module, "PyCapsule_GetPointer", PTR, [PTR, PTR])
-    bitgen = b.call(getattr_, [obj, _cstring(module, "bit_generator")])
+    bitgen = b.call(getattr_, [obj, c_string(module, "bit_generator")])
     _fail_if_null(b, bitgen, fail)
-    capsule = b.call(getattr_, [bitgen, _cstring(module, "capsule")])
+    capsule = b.call(getattr_, [bitgen, c_string(module, "capsule")])
     b.call(decref, [bitgen])
     _fail_if_null(b, capsule, fail)
-    address = b.call(get_pointer, [capsule, _cstring(module, "BitGenerator")])
+    address = b.call(get_pointer, [capsule, c_string(module, "BitGenerator")])
     b.call(decref, [capsule])
     _fail_if_null(b, address, fail)
     return address

@@ -65,7 +65,7 @@ def chars(b: ll.IRBuilder, s: ll.Value) -> ll.Value:
 
 def constant(module: ll.Module, text: str) -> ll.Value:
     """A static string block for `text` (one per module and text)."""
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "surrogatepass")  # as `pyobjects.unbox_str` encodes arguments
     name = f"jitcore.str.{fnv1a(data) & MASK64:016x}.{len(data)}"
     existing = module.globals.get(name)
     if existing is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import hashlib
 
 from llvmlite import ir as ll
 
@@ -109,3 +110,18 @@ def exception_slot(module: ll.Module, exc: type) -> ll.GlobalVariable:
             f"only built-in exceptions can be raised, not {exc.__qualname__}"
         )
     return declare_global(module, f"PyExc_{exc.__name__}", PTR)
+
+
+def c_string(module: ll.Module, text: str) -> ll.Value:
+    """A private NUL-terminated UTF-8 constant, one per module and text (C API arguments,
+    exception templates)."""
+    data = bytearray(text.encode("utf-8") + b"\0")
+    name = f"jitcore.cstr.{hashlib.sha1(data).hexdigest()[:16]}.{len(data)}"
+    existing = module.globals.get(name)
+    if existing is not None:
+        return existing
+    gv = ll.GlobalVariable(module, ll.ArrayType(ll.IntType(8), len(data)), name=name)
+    gv.global_constant = True
+    gv.linkage = "private"
+    gv.initializer = ll.Constant(gv.value_type, data)
+    return gv
