@@ -298,6 +298,11 @@ class KernelGen:
                 im = ll.Constant(llvm_type(part_t), 0.0)
             agg = b.insert_value(ll.Constant(lt, ll.Undefined), re, 0)
             return b.insert_value(agg, im, 1, name=name)
+        if src.is_complex and dst.is_bool:  # nonzero if either part is (NaN included)
+            part = T.complex_part(src)
+            re = self.cast(b.extract_value(x, 0), part, dst, "")
+            im = self.cast(b.extract_value(x, 1), part, dst, "")
+            return b.or_(re, im, name=name)
         if src.is_complex:  # to a real type: the real part (NumPy's cast)
             return self.cast(b.extract_value(x, 0), T.complex_part(src), dst, name)
         if dst.is_bool:

@@ -251,6 +251,9 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
     assert isinstance(t, T.Array)
     items = _index_items(index, loc)
     target = _result_of_index(t, items, loc)
+    refused = complex_store_error(value, t.dtype)
+    if refused is not None:
+        return raising_store(TypeError, refused)
     if isinstance(target, T.Scalar):
         if not isinstance(value.type, T.Scalar):
             raise TypingError(f"cannot store {value.type} into an element of {t}", loc=loc)
@@ -333,6 +336,33 @@ def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
     if isinstance(vt, T.Array) and vt.ndim <= target.ndim:
         return
     raise TypingError(f"cannot assign {vt} to a {target.ndim}-d array slice", loc=loc)
+
+
+def complex_store_error(value: Operand, dtype: T.Scalar) -> str | None:
+    """NumPy's TypeError for storing a Python complex into an int or float array (it converts
+    the value with `int()` or `float()` first, which refuses a complex); None for any other
+    store. A NumPy complex (an element of a complex array) is cast instead, dropping its
+    imaginary part, as NumPy does (with a ComplexWarning)."""
+    vt = value.type
+    if not (value.weak and isinstance(vt, T.Scalar) and vt.is_complex):
+        return None
+    if dtype.is_float:
+        return "float() argument must be a string or a real number, not 'complex'"
+    if dtype.is_int:
+        return (
+            "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+        )
+    return None  # a bool array takes bool(value), a complex one the value itself
+
+
+def raising_store(exc: type, message: str) -> Resolved:
+    """A store that raises `exc(message)` whenever it runs (its value cannot be stored)."""
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        b.raise_if(ir.Const(True, type=T.BOOL), exc, message)
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved((None, None, None), T.NONE, lower, may_raise=True)
 
 
 def checked_store(value: T.Type, dtype: T.Scalar) -> bool:
@@ -791,8 +821,10 @@ def _arange(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if not (isinstance(a.type, T.Scalar) and not a.type.is_complex):
             raise TypingError(f"np.arange needs real numbers, not {a.type}")
     default = np.result_type(*[0.0 if cast(T.Scalar, a.type).is_float else 0 for a in args])
+    if any(a.type == T.U64 and not a.weak for a in args):
+        default = np.dtype(np.float64)  # NumPy promotes uint64 with its int64 start or step
     dtype = dtype_arg(dtype_op, default)
-    work = T.F64 if any(cast(T.Scalar, a.type).is_float for a in args) else T.I64
+    work = T.F64 if default.kind == "f" else T.I64
     python_ints = all(a.weak and a.type == T.I64 for a in args)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -888,6 +920,18 @@ def _arange_length_i64(b: LowBuilder, start: ir.Value, stop: ir.Value, step: ir.
     return _arange_length(b, diff_f, b.cmp("ne", diff, i64(0)), b.cast(step, T.F64))
 
 
+def _linspace_dtype(ends: list[Operand]) -> T.Scalar:
+    """The type NumPy's linspace computes in: `result_type(start * 1.0, stop * 1.0, float(num))`,
+    float64 unless every endpoint that is not a Python number is a narrower float
+    (`np.float32` endpoints give float32 items and step)."""
+    strong = []
+    for op in ends:
+        t = cast(T.Scalar, op.type)
+        if not op.weak:
+            strong.append(t.dtype if t.is_float else np.dtype(np.float64))
+    return T.from_dtype(np.result_type(*strong)) if strong else T.F64
+
+
 @register_function(
     np.linspace,
     params="start: real, stop: real, num?: int, endpoint?: const, retstep?: const, dtype?: dtype",
@@ -907,40 +951,37 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
             raise TypingError(f"np.linspace: {name} must be a constant True or False")
     with_end = True if endpoint is None else bool(endpoint.const)
     with_step = retstep is not None and bool(retstep.const)
-    dtype = dtype_arg(dtype_op, np.float64)
+    calc = _linspace_dtype(args[:2])
+    dtype = dtype_arg(dtype_op, calc.dtype)
     result: T.Type = T.Array(dtype, 1, "C")
     if with_step:
-        result = T.Tuple((result, T.F64))
+        result = T.Tuple((result, calc))
+
+    def const(x: float) -> ir.Const:
+        return ir.Const(x, type=calc)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        start, stop = b.cast(v[0], T.F64), b.cast(v[1], T.F64)
+        start, stop = b.cast(v[0], calc), b.cast(v[1], calc)
         n = b.cast(v[2] if len(v) > 2 else kw.get("num", i64(50)), T.I64)
         b.raise_if(b.cmp("lt", n, i64(0)), ValueError, "Number of samples must be non-negative")
         div = b.binop("sub", n, i64(1)) if with_end else n
-        divf = b.cast(div, T.F64)
+        divf = b.cast(div, calc)
         delta = b.binop("sub", stop, start)
-        step = b.binop(
-            "div",
-            delta,
-            b.select(
-                b.cmp("eq", divf, ir.Const(0.0, type=T.F64)), ir.Const(1.0, type=T.F64), divf
-            ),
-        )
+        step = b.binop("div", delta, b.select(b.cmp("eq", divf, const(0.0)), const(1.0), divf))
         # NumPy starts from `np.arange(0, num)`, whose length is NumPy's float computation
         # (`_arange_length`: a `num` that rounds to 2**63 gives no items at all)
         items = _arange_length(b, b.cast(n, T.F64), b.cmp("ne", n, i64(0)), _f64(1.0))
-        out = allocate(b, T.F64, [items], "C")
+        out = allocate(b, calc, [items], "C")
         data = data_of(b, out)
+        size = i64(calc.dtype.itemsize)
         # a step that underflows to 0 (gh-5437) is applied as `i / div * delta`
-        tiny = b.and_(b.cmp("eq", step, _f64(0.0)), b.cmp("gt", div, i64(0)))
+        tiny = b.and_(b.cmp("eq", step, const(0.0)), b.cmp("gt", div, i64(0)))
         loop = Loop(b, i64(0), items)
-        i = b.cast(loop.index, T.F64)
+        i = b.cast(loop.index, calc)
         scaled = b.select(
             tiny, b.binop("mul", b.binop("div", i, divf), delta), b.binop("mul", i, step)
         )
-        store(
-            b, b.ptr_add(data, b.binop("mul", loop.index, i64(8))), b.binop("add", scaled, start)
-        )
+        store(b, b.ptr_add(data, b.binop("mul", loop.index, size)), b.binop("add", scaled, start))
         loop.finish()
         if with_end:
             last = b.new_block("last")
@@ -952,17 +993,16 @@ def _linspace(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
                 IndexError,
                 "index -1 is out of bounds for axis 0 with size 0",
             )
-            store(b, b.ptr_add(data, b.binop("mul", b.binop("sub", n, i64(1)), i64(8))), stop)
+            store(b, b.ptr_add(data, b.binop("mul", b.binop("sub", n, i64(1)), size)), stop)
             b.jump(done)
             b.position(done)
-        if dtype != T.F64:  # NumPy 2 floors for an integer dtype, then converts
+        if dtype != calc:  # NumPy 2 floors for an integer dtype, then converts
             if dtype.is_int:
-                elementwise(b, [out], T.F64, lambda bb, xs: bb.intrinsic("floor", xs, T.F64), out)
+                elementwise(b, [out], calc, lambda bb, xs: bb.intrinsic("floor", xs, calc), out)
             out = copy_as(b, out, dtype)
         if not with_step:
             return out
-        nan = _f64(float("nan"))
-        return b.make_tuple([out, b.select(b.cmp("gt", div, i64(0)), step, nan)])
+        return b.make_tuple([out, b.select(b.cmp("gt", div, i64(0)), step, const(float("nan")))])
 
     keywords: dict[str, T.Type | None] = {"num": None, "endpoint": None, "retstep": None}
     keywords["dtype"] = None

@@ -80,14 +80,20 @@ def _array_rule(copy: bool):  # noqa: ANN202
         dtype = given or T.from_dtype(np.result_type(*[leaf.dtype for leaf in leaves]))
         out = T.Array(dtype, len(shape), "C")
 
-        python_numbers = args[0].weak  # Python ints must fit the dtype (NumPy 2)
+        # Python numbers convert as NumPy 2 converts them: an int must fit the dtype, a float
+        # into ints is int() of it (NaN: ValueError), a complex goes into no real dtype
+        python_numbers = args[0].weak
+        refused = None
+        if python_numbers and any(leaf.is_complex for leaf in leaves):
+            refused = A.complex_store_error(Operand(T.C128, weak=True), dtype)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            if refused is not None:
+                b.raise_if(ir.Const(True, type=T.BOOL), TypeError, refused)
             leaves = _leaves(b, v[0])
             if python_numbers:
                 for leaf in leaves:
-                    if leaf.type == T.I64:
-                        A.check_python_int(b, leaf, dtype)
+                    A.check_python_int(b, leaf, dtype)
             arr = A.allocate(b, dtype, [i64(n) for n in shape], "C")
             data = data_of(b, arr)
             for k, leaf in enumerate(leaves):
@@ -392,7 +398,9 @@ def _full_like(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     layout: Layout = "F" if t.layout == "F" and t.ndim > 1 else "C"
     out = T.Array(dtype, t.ndim, layout)
 
-    python_int = args[1].weak  # NumPy 2 refuses a Python int that does not fit the dtype
+    # NumPy 2 refuses a Python int that does not fit the dtype; a float it casts unchecked,
+    # as np.full does (NaN into ints is what the hardware's conversion gives)
+    python_int = args[1].weak and args[1].type == T.I64
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         if python_int:

@@ -424,6 +424,9 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
             )
     elif not isinstance(vt, T.Scalar):
         raise TypingError(f"cannot assign {vt} to array elements", loc=loc)
+    refused = A.complex_store_error(value, t.dtype)
+    if refused is not None:
+        return A.raising_store(TypeError, refused)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         _setitem(b, v[0], index_values(b, v[1]), v[2], p)
@@ -625,6 +628,8 @@ def _flat_set(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     t = _flat_operands(args, "a.flat[i] = x")
     if not isinstance(args[2].type, T.Scalar):
         raise TypingError(f"a.flat[i] = x: x must be a number, not {args[2].type}")
+    if A.complex_store_error(args[2], t.dtype) is not None:  # NumPy words it so for `.flat`
+        return A.raising_store(ValueError, "Error setting single item of array.")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         A.check_python_int(b, v[2], t.dtype)

@@ -393,6 +393,13 @@ def _bincount(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     if t.dtype == T.U64:
         raise TypingError("np.bincount: cannot cast uint64 to int64 safely")
     weighted = not is_none(ops["weights"])
+    weights = ops["weights"].type if weighted and ops["weights"] is not None else None
+    w_dtype = weights.dtype if isinstance(weights, T.Array) else weights
+    if isinstance(w_dtype, T.Scalar) and w_dtype.is_complex:  # NumPy casts weights 'safe'ly
+        raise TypingError(
+            f"np.bincount: cannot cast array data from {w_dtype.dtype} to float64 according "
+            "to the rule 'safe'"
+        )
     ml = ops["minlength"]
     if (
         ml is not None

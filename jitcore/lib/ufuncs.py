@@ -644,8 +644,12 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
         if out.is_float:  # no bound on that side
             unbounded = ir.Const(float("-inf") if lower_side else float("inf"), type=out)
             return b.select(beyond, unbounded, b.cast(v, out))
-        if not out.is_int or out in (T.I64, T.U64):
+        if not out.is_int or out == T.I64:
             return v
+        if out == T.U64:  # a negative lower bound clips nothing; a negative upper one raises
+            if lower_side:
+                v = b.select(beyond, ir.Const(0, type=T.I64), v)
+            return check_weak_ints(b, v, op, out)
         out_info = np.iinfo(out.dtype)
         widest = ir.Const(int(out_info.min if lower_side else out_info.max), type=T.I64)
         return check_weak_ints(b, b.select(beyond, widest, v), op, out)

@@ -372,3 +372,13 @@ def test_an_array_in_a_global_tuple_is_read_only_in_compiled_code(f) -> None:  #
     arrays of equal contents shared it)."""
     with pytest.raises(TypingError, match="read-only"):
         jit(mode="compiled")(f)()
+
+
+def clipped(a, lo, hi):  # noqa: ANN001, ANN201
+    return np.clip(a, lo, hi), a.clip(lo, hi)
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint32, np.uint64, np.int64, np.int8])
+@pytest.mark.parametrize(("lo", "hi"), [(-1, 5), (-5, -1), (2, 2**40), (-(2**62), 2**62)])
+def test_clip_of_unsigned_ints_by_python_int_bounds(dtype: type, lo: int, hi: int) -> None:
+    assert_same_arrays(clipped, np.array([0, 3, 10, 100], dtype=dtype), lo, hi)

@@ -152,3 +152,62 @@ def test_python_ints_beyond_a_creation_dtype_raise_as_numpy(x: int) -> None:
     """np.full, np.array and np.arange (its start) refuse a Python int that int8 cannot
     hold, as NumPy 2 does (they once wrapped: 300 became 44)."""
     assert_same_arrays(int8_from, x, 2)
+
+
+def complex_into_real(x, y):  # noqa: ANN001, ANN201
+    return np.array((x, y), dtype=np.float64), np.array((x, y), dtype=np.int64)
+
+
+def nan_into_ints(x):  # noqa: ANN001, ANN201
+    return np.array((x, 1.0), dtype=np.int64)
+
+
+@pytest.mark.parametrize("y", [2j, 1.5, 3])
+def test_array_of_python_numbers_converts_each_as_numpy(y: object) -> None:
+    assert_same_arrays(complex_into_real, 1.0, y)  # a complex: TypeError, as NumPy
+    for x in (float("nan"), float("inf"), 1e300, -2.5):
+        assert_same_arrays(nan_into_ints, x)  # ValueError / OverflowError, as int(x)
+
+
+def full_like_of(a, x):  # noqa: ANN001, ANN201
+    return np.full_like(a, x), np.full(a.shape, x, dtype=a.dtype)
+
+
+def test_full_like_casts_a_float_as_full_does() -> None:
+    for x in (2.5, -1.5, 1e3):
+        assert_same_arrays(full_like_of, np.zeros(3, np.int8), x)
+    assert_same_arrays(full_like_of, np.zeros(3, np.int8), 300)  # OverflowError, both
+
+
+def spaced(a, b, n):  # noqa: ANN001, ANN201
+    return (
+        np.linspace(a, b, n),
+        np.linspace(a, b, n, retstep=True)[1],
+        np.linspace(a, b, n, dtype=np.int32),
+    )
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (np.float32(0.1), np.float32(0.7)),
+        (np.float32(0.1), 2),
+        (0.25, np.float32(3.5)),
+        (np.int8(1), 5),
+        (0.1, 0.7),
+    ],
+)
+def test_linspace_computes_in_the_endpoints_float_type(a: object, b: object) -> None:
+    for n in (0, 1, 2, 7, 50):
+        got = assert_same_arrays(spaced, a, b, n)
+        assert got[0].dtype == np.linspace(a, b, n).dtype
+
+
+def counted(n):  # noqa: ANN001, ANN201
+    return np.arange(n), np.arange(1, n), np.arange(0, n, 2)
+
+
+@pytest.mark.parametrize("n", [np.uint64(5), np.int32(4), np.uint8(3), 6])
+def test_arange_dtype_of_numpy_integer_bounds(n: object) -> None:
+    got = assert_same_arrays(counted, n)
+    assert [g.dtype for g in got] == [e.dtype for e in counted(n)]

@@ -5,6 +5,8 @@ of the wrong shape, ValueError for a zero step or a value that does not broadcas
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -354,3 +356,41 @@ def test_extreme_slice_steps_are_clamped_as_cpython_does(k: int) -> None:
     got, want = jit(mode="compiled")(every_kth)(a, items, k), every_kth(a, items, k)
     np.testing.assert_array_equal(got[0], want[0])
     assert got[1] == want[1]
+
+
+def store_complex(a, v):  # noqa: ANN001, ANN201
+    a[0] = v
+    return a
+
+
+def store_complex_slice(a, v):  # noqa: ANN001, ANN201
+    a[1:] = v
+    return a
+
+
+def store_complex_masked(a, v):  # noqa: ANN001, ANN201
+    a[a == 0] = v
+    a[np.array((0, 1))] = v
+    return a
+
+
+def store_complex_flat(a, v):  # noqa: ANN001, ANN201
+    a.flat[0] = v
+    return a
+
+
+def store_numpy_complex(a, c):  # noqa: ANN001, ANN201
+    a[0] = c[0]  # a NumPy complex is cast: its imaginary part is dropped, as NumPy does
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.int64, np.float32, np.float64])
+@pytest.mark.parametrize(
+    "kernel", [store_complex, store_complex_slice, store_complex_masked, store_complex_flat]
+)
+def test_a_python_complex_stored_into_a_real_array_raises_as_numpy(kernel, dtype) -> None:  # noqa: ANN001
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", np.exceptions.ComplexWarning)
+        assert_same_arrays(kernel, np.zeros(3, dtype), 2j)
+        assert_same_arrays(kernel, np.zeros(3, dtype), 1.0)
+        assert_same_arrays(store_numpy_complex, np.zeros(3, dtype), np.array([2j]))

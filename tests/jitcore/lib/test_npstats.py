@@ -11,6 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from jitcore import TypingError
 from tests.jitcore.lib.arrays_strategy import arrays
 from tests.jitcore.support import assert_same, compiled
 
@@ -537,3 +538,14 @@ def test_float32_nanvar_is_numpys_bit_for_bit(a: np.ndarray) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN lanes
         assert_same(nan_spread_f32, np.ascontiguousarray(a), ulps=0)
+
+
+def weighted_bincount(x, w):  # noqa: ANN001, ANN201
+    return np.bincount(x, weights=w)
+
+
+def test_bincount_refuses_complex_weights_as_numpy() -> None:
+    with pytest.raises(TypeError):
+        weighted_bincount(np.array([0, 1, 1]), np.array([1 + 2j, 3j, 1.0]))
+    with pytest.raises(TypingError, match="complex128 to float64"):
+        compiled(weighted_bincount)(np.array([0, 1, 1]), np.array([1 + 2j, 3j, 1.0]))
