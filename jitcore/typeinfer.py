@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import NoReturn, cast
 
+import numpy as np
+
 from jitcore.errors import JitError, TypingError, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
@@ -724,6 +726,7 @@ _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 # step other than +-1: `for i in range(0, 9, 3): x // i` raises ZeroDivisionError at i = 0).
 _ALWAYS_PYTHON_NUMBER = frozenset(
     {len, int, float, complex, bool, range_bounds, range_count, range_item}
+    | {np.allclose, np.array_equal}  # NumPy returns `bool(...)` of its reduction
 )
 # Calls whose result is a Python number when all their arguments are (`abs(a32[0])` is not).
 _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})

@@ -549,3 +549,13 @@ def test_bincount_refuses_complex_weights_as_numpy() -> None:
         weighted_bincount(np.array([0, 1, 1]), np.array([1 + 2j, 3j, 1.0]))
     with pytest.raises(TypingError, match="complex128 to float64"):
         compiled(weighted_bincount)(np.array([0, 1, 1]), np.array([1 + 2j, 3j, 1.0]))
+
+
+def closeness_flags(a, b):  # noqa: ANN001, ANN201
+    return np.allclose(a, b), np.array_equal(a, b)
+
+
+def test_allclose_and_array_equal_return_python_bools() -> None:
+    got = compiled(closeness_flags)(np.ones(3), np.ones(3))
+    assert got == closeness_flags(np.ones(3), np.ones(3))
+    assert [type(x) for x in got] == [bool, bool]
