@@ -223,6 +223,10 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
         return matmul.resolve_matmul([a, b], loc)
     if op not in UFUNC_OF_OP:
         raise TypingError(f"unsupported array operation {op}", loc=loc)
+    if op == "pow" and _squares_bools(a, b):  # NumPy's `arr ** 2` is np.square(arr)
+        return _elementwise_resolved(
+            2, _result_type([a, b], T.I8), Recipe(T.I8, lambda bb, xs: _square_bool(bb, xs[0]))
+        )
     in1, in2, out = loop_dtypes(UFUNC_OF_OP[op], [a, b], loc)
     element = _binary_element(op)
     result = _result_type([a, b], out)
@@ -247,6 +251,22 @@ def resolve_array_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Reso
 
 
 _COMPARISONS = {"eq", "ne", "lt", "le", "gt", "ge"}
+
+
+def _squares_bools(a: Operand, b: Operand) -> bool:
+    """`bool_array ** 2`: NumPy computes a Python-int exponent of 2 as np.square, whose bool
+    loop is int8's (power itself would give int64)."""
+    return (
+        isinstance(a.type, T.Array)
+        and a.type.dtype.is_bool
+        and b.weak
+        and type(b.const) is int
+        and b.const == 2
+    )
+
+
+def _square_bool(b: LowBuilder, x: ir.Value) -> ir.Value:
+    return b.cast(x, T.I8)  # 0 * 0 and 1 * 1
 
 
 def _python_int_against_ints(a: Operand, b: Operand) -> bool:

@@ -382,3 +382,12 @@ def clipped(a, lo, hi):  # noqa: ANN001, ANN201
 @pytest.mark.parametrize(("lo", "hi"), [(-1, 5), (-5, -1), (2, 2**40), (-(2**62), 2**62)])
 def test_clip_of_unsigned_ints_by_python_int_bounds(dtype: type, lo: int, hi: int) -> None:
     assert_same_arrays(clipped, np.array([0, 3, 10, 100], dtype=dtype), lo, hi)
+
+
+def bool_powers(a):  # noqa: ANN001, ANN201
+    return a**2, a**3, a**2.0, a**True, (a**2) + a
+
+
+def test_a_bool_array_squared_is_int8_as_numpy() -> None:
+    got = assert_same_arrays(bool_powers, np.array([True, False, True]))
+    assert [g.dtype for g in got] == [e.dtype for e in bool_powers(np.array([True]))]
