@@ -152,10 +152,10 @@ def _concatenate(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
         return None
     items = _sequence(args[0], "concatenate")
     ndim = items[0].ndim
-    if any(t.ndim != ndim for t in items):
-        raise TypingError("concatenate: all the input arrays must have same number of dimensions")
     dtype = result_dtype(list(items))
     flat = axis_op is not None and axis_op.is_const and axis_op.const is None
+    if not flat and any(t.ndim != ndim for t in items):  # (axis=None flattens each first)
+        raise TypingError("concatenate: all the input arrays must have same number of dimensions")
     if ndim == 0 and not flat:
         raise TypingError("zero-dimensional arrays cannot be concatenated")
     axis = 0 if flat else _axis(axis_op, ndim, "concatenate")
@@ -339,13 +339,14 @@ def _repeat(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
     if not (isinstance(rt, T.Scalar) and rt.kind in "iub"):
         raise TypingError("repeat: repeats must be an int or an array of ints")
+    # NumPy repeats a 0-d array as the 1-d array of its item (axis 0, -1 or None alike)
     axis = _axis(axis_op, max(t.ndim, 1), "repeat", None)
-    ndim = t.ndim if axis is not None else 1
+    ndim = max(t.ndim, 1) if axis is not None else 1
     out_t = T.Array(t.dtype, ndim, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         a, r = v[0], b.cast(v[1], T.I64)
-        if axis is None:
+        if axis is None or t.ndim == 0:
             a = S.c_view_or_copy(b, a, [size_of(b, shapes_of(b, a))])
         k = axis or 0
         b.raise_if(b.cmp("lt", r, i64(0)), ValueError, "negative dimensions are not allowed")
@@ -409,7 +410,7 @@ def _roll(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     st_ = args[1].type
     if not (isinstance(st_, T.Scalar) and st_.kind in "iub"):
         raise TypingError("roll: shift must be an int", hint="tuple shifts are not supported")
-    axis = _axis(axis_op, max(t.ndim, 1), "roll", None)
+    axis = _axis(axis_op, t.ndim, "roll", None)  # a 0-d array has no axis (AxisError)
     out_t = T.Array(t.dtype, t.ndim, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -446,6 +447,13 @@ def _flip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     axes = S.const_axes(axis_op, t.ndim, "flip")
     if axes is None:
         axes = tuple(range(t.ndim))
+    if t.ndim == 0:  # NumPy indexes it with an empty tuple of slices: its item
+        return Resolved(
+            (None,) * len(args),
+            t.dtype,
+            lambda b, v, kw: load(b, data_of(b, v[0]), t.dtype),
+            kwargs={"axis": None},
+        )
     out = T.Array(t.dtype, t.ndim, t.layout if not axes else "A")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -474,7 +482,8 @@ def _flip_axis(axis: int, name: str):  # noqa: ANN202
         t = S.array_of(args[0], name)
         out = T.Array(t.dtype, t.ndim, "A")
         if t.ndim <= axis:  # NumPy's ValueError, at run time
-            return Resolved((None,), out, S.always_raise(ValueError, "Input must be >= 2-d.", out))
+            message = f"Input must be >= {axis + 1}-d."
+            return Resolved((None,), out, S.always_raise(ValueError, message, out))
         return Resolved((None,), out, lambda b, v, kw: flipped(b, v[0], (axis,), out))
 
     return rule
@@ -485,6 +494,11 @@ register_function(np.fliplr, params="m: array", notes="a view")(_flip_axis(1, "f
 
 
 # --- copyto, delete, insert --------------------------------------------------------------------
+
+
+# The order of kinds under casting='same_kind': a Python bool goes anywhere, an int into any
+# integer (signed or not), float or complex array, a float into a float or complex one.
+_KIND_LEVEL = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
 
 
 @register_function(
@@ -501,7 +515,11 @@ def _copyto(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if isinstance(src, T.Array) and src.ndim > dst.ndim:
         raise TypingError("copyto: could not broadcast input array into the destination")
     weak = args[1].weak and not isinstance(src, T.Array)
-    if not weak and not np.can_cast(src_dtype.dtype, dst.dtype.dtype, "same_kind"):
+    if weak:  # a Python number: by its kind alone (NumPy 2's weak scalars)
+        castable = _KIND_LEVEL[dst.dtype.kind] >= _KIND_LEVEL[src_dtype.kind]
+    else:
+        castable = bool(np.can_cast(src_dtype.dtype, dst.dtype.dtype, "same_kind"))
+    if not castable:
         raise TypingError(
             f"copyto: cannot cast from {src_dtype.dtype} to {dst.dtype.dtype} with casting "
             "rule 'same_kind'"

@@ -138,8 +138,10 @@ def rows(
 
 
 def reduced_type(dtype: T.Scalar, ndim: int, axes: Sequence[int] | None, keepdims: bool) -> T.Type:
-    """NumPy's result type of a reduction of an ndim array over `axes`."""
-    if keepdims:
+    """NumPy's result type of a reduction of an ndim array over `axes`. A 0-d array reduces
+    to a scalar even with keepdims (NumPy's ufunc reductions unwrap a 0-d result), which is
+    what `unrows_reduced` gives for it."""
+    if keepdims and ndim > 0:
         return T.Array(dtype, ndim, "C")
     left = 0 if axes is None else ndim - len(axes)
     return dtype if left == 0 else T.Array(dtype, left, "C")

@@ -17,7 +17,15 @@ from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
 from jitcore.lib import npsortk
 from jitcore.lib.arrays import assign
-from jitcore.lib.nprows import axes_arg, rows, take_args, unrows_lanes, unrows_reduced
+from jitcore.lib.nprows import (
+    Rows,
+    axes_arg,
+    reduced_type,
+    rows,
+    take_args,
+    unrows_lanes,
+    unrows_reduced,
+)
 from jitcore.lib.registry import (
     Operand,
     Resolved,
@@ -69,13 +77,34 @@ def _kind(op: Operand | None) -> object:
 
 
 def _sort_axis(op: Operand | None, ndim: int, what: str, default: int | None = -1) -> int | None:
-    """The one axis of a sort (None flattens)."""
+    """The one axis of a sort (None flattens). A 0-d array has no axis -1 to sort along:
+    NumPy's AxisError, a TypingError here as for any constant axis out of bounds."""
     if op is None:
+        if default is not None and ndim == 0:
+            raise TypingError(
+                f"{what}: axis {default} is out of bounds for array of dimension 0",
+                hint="flatten it with axis=None, or sort np.atleast_1d(a)",
+            )
         return None if default is None else default % ndim
     axes = axes_arg(op, ndim, what)
     if axes is not None and isinstance(op.const, tuple):
         raise TypingError(f"{what}: axis must be an integer, not a tuple")
     return None if axes is None else axes[0]
+
+
+def _raveled(t: T.Array) -> T.Array:
+    """The array argsort and argpartition work on: a 0-d array as the 1-d array of its item,
+    as NumPy's PyArray_CheckAxis ravels it (so axis 0, -1 and None all give array([0]))."""
+    return T.Array(t.dtype, 1, "C") if t.ndim == 0 else t
+
+
+def _ravel_0d(b: LowBuilder, a: ir.Value) -> ir.Value:
+    """`a` viewed as `_raveled` types it."""
+    t = a.type
+    assert isinstance(t, T.Array)
+    if t.ndim != 0:
+        return a
+    return L.make_view(b, a, _raveled(t), L.data_of(b, a), [i64(1)], [i64(t.dtype.dtype.itemsize)])
 
 
 def _lanes(b: LowBuilder, a: ir.Value, axis: int | None, *, copy: bool):  # noqa: ANN202
@@ -155,7 +184,7 @@ def _sort_method(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
 
 
 def _argsort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-    t = _sortable(args, "np.argsort")
+    t = _raveled(_sortable(args, "np.argsort"))
     ops = take_args(args, kwargs, ["axis", "kind", "order", "stable"], "np.argsort")
     _kind(ops["kind"])
     _no_order(ops["order"])
@@ -163,7 +192,7 @@ def _argsort_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
     argsort = _kernel("argsort_rows", [T.Array(t.dtype, 2, "C"), T.Array(T.I64, 2, "C")])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        r = _lanes(b, v[0], axis, copy=False)
+        r = _lanes(b, _ravel_0d(b, v[0]), axis, copy=False)
         out = L.allocate(b, T.I64, [r.count, r.length], "C")
         argsort.lower(b, [r.rows, out], {})  # type: ignore[misc]
         return _back(b, out, r, t.ndim, axis)
@@ -197,6 +226,8 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         t = _sortable(args, what)
+        if indices:  # argpartition ravels a 0-d array, partition does not (AxisError)
+            t = _raveled(t)
         ops = take_args(args, kwargs, ["kth", "axis", "kind", "order"], what)
         kth = ops["kth"]
         if kth is None or not (isinstance(kth.type, T.Scalar) and kth.type.kind in "iub"):
@@ -224,17 +255,18 @@ def _partition(name: str, indices: bool):  # noqa: ANN202
                     ValueError,
                     "Booleans unacceptable as partition index",
                 )
-            r = _lanes(b, v[0], axis, copy=not indices)
-            check.lower(b, [b.cast(v[1], T.I64), r.length, r.count], {})  # type: ignore[misc]
+            kth_v = b.cast(v[1] if len(args) > 1 else kw["kth"], T.I64)
+            r = _lanes(b, _ravel_0d(b, v[0]), axis, copy=not indices)
+            check.lower(b, [kth_v, r.length, r.count], {})  # type: ignore[misc]
             if indices:
                 out = L.allocate(b, T.I64, [r.count, r.length], "C")
                 work.lower(b, [r.rows, out], {})  # type: ignore[misc]
             else:
                 out = r.rows
-                kth = b.cast(v[1], T.I64)
-                kth = b.select(b.cmp("lt", kth, i64(0)), b.binop("add", kth, r.length), kth)
+                negative = b.cmp("lt", kth_v, i64(0))
+                k = b.select(negative, b.binop("add", kth_v, r.length), kth_v)
                 # (an empty array has no valid kth: select nothing)
-                safe = b.select(b.cmp("eq", r.length, i64(0)), i64(0), kth)
+                safe = b.select(b.cmp("eq", r.length, i64(0)), i64(0), k)
                 work.lower(b, [out, safe], {})  # type: ignore[misc]
             return _back(b, out, r, t.ndim, axis)
 
@@ -295,7 +327,8 @@ def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
     vec = T.Array(dtype, 1, "C")
     search = _kernel("searchsorted_flat", [vec, vec, T.Array(T.I64, 1, "C"), T.BOOL])
     vt = v.type
-    result: T.Type = T.I64 if isinstance(vt, T.Scalar) else T.Array(T.I64, vt.ndim, "C")  # type: ignore[union-attr]
+    v_ndim = vt.ndim if isinstance(vt, T.Array) else 0  # a 0-d v gives a scalar, as a number
+    result: T.Type = T.Array(T.I64, v_ndim, "C") if v_ndim else T.I64
 
     def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
         hay = rows(b, vals[0], None, dtype)
@@ -318,7 +351,7 @@ def _searchsorted_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
             b, out, T.Array(T.I64, 1, "C"), L.data_of(b, out), [nr.length], [i64(8)]
         )
         search.lower(b, [hay1, flat, out1, ir.Const(side == "right", type=T.BOOL)], {})  # type: ignore[misc]
-        return out
+        return out if v_ndim else L.load(b, L.data_of(b, out), T.I64)
 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
 
@@ -458,6 +491,8 @@ def nonzero_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
     t = _truth_array(args, "np.nonzero")
     if kwargs:
         return None
+    if t.ndim == 0:
+        return Resolved((None,), T.Tuple(()), _nonzero_0d, may_raise=True)
     body = _argwhere_lower(t)
     col = T.Array(T.I64, 1, "C")
 
@@ -478,6 +513,18 @@ def nonzero_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
         return b.make_tuple(cols)
 
     return Resolved((None,), T.Tuple((col,) * t.ndim), lower)
+
+
+def _nonzero_0d(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+    """NumPy 2 refuses nonzero of a 0-d array (whose old answer depended on its truth), when
+    the call runs."""
+    b.raise_if(
+        ir.Const(True, type=T.BOOL),
+        ValueError,
+        "Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() "
+        "instead.",
+    )
+    return b.make_tuple([])
 
 
 register_function(np.nonzero, params="a: array")(nonzero_rule)
@@ -520,17 +567,34 @@ def _median_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
     axes, keepdims = _reduce_axes(ops, t.ndim, "np.median")
     dtype = _float_of(t.dtype)
     k = _kernel("median_rows", [T.Array(dtype, 2, "C"), T.Array(dtype, 1, "C")])
-    from jitcore.lib.nprows import reduced_type
-
-    result = reduced_type(dtype, t.ndim, axes, keepdims)
+    result = _reduced(dtype, t.ndim, axes, keepdims)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         r = rows(b, v[0], axes, dtype, copy=True)
         out = L.allocate(b, dtype, [r.count], "C")
         k.lower(b, [r.rows, out], {})  # type: ignore[misc]
-        return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
+        return _unrows(b, out, r, t.ndim, axes, keepdims)
 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
+
+
+def _reduced(dtype: T.Scalar, ndim: int, axes: list[int] | None, keepdims: bool) -> T.Type:
+    """NumPy's result type of median and quantile: a reduction's, except that a 0-d array
+    stays one under keepdims (they are not ufunc reductions, which unwrap it to a scalar)."""
+    if keepdims and ndim == 0:
+        return T.Array(dtype, 0, "C")
+    return reduced_type(dtype, ndim, axes, keepdims)
+
+
+def _unrows(
+    b: LowBuilder, out: ir.Value, r: Rows, ndim: int, axes: list[int] | None, keepdims: bool
+) -> ir.Value:
+    """The one value per row in `out` as `_reduced` types it."""
+    if keepdims and ndim == 0:
+        t = out.type
+        assert isinstance(t, T.Array)
+        return L.make_view(b, out, T.Array(t.dtype, 0, "C"), L.data_of(b, out), [], [])
+    return unrows_reduced(b, out, r, ndim, axes, keepdims)
 
 
 register_function(
@@ -583,9 +647,7 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
             "quantile_rows",
             [T.Array(t.dtype, 2, "C"), T.Array(T.F64, 1, "C"), T.Array(dtype, 2, "C"), T.BOOL],
         )
-        from jitcore.lib.nprows import reduced_type
-
-        reduced = reduced_type(dtype, t.ndim, axes, keepdims)
+        reduced = _reduced(dtype, t.ndim, axes, keepdims)
         q_ndim = qt.ndim if isinstance(qt, T.Array) else 0
         if q_ndim:
             rnd = reduced.ndim if isinstance(reduced, T.Array) else 0
@@ -630,7 +692,7 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
                     [r.count],
                     [i64(dtype.dtype.itemsize)],
                 )
-                return unrows_reduced(b, first, r, t.ndim, axes, keepdims)
+                return _unrows(b, first, r, t.ndim, axes, keepdims)
             qshape = L.shapes_of(b, qv)
             rest: list[ir.Value] = []
             if isinstance(reduced, T.Array):

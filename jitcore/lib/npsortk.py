@@ -277,7 +277,8 @@ def search_right(a, v):  # noqa: ANN001, ANN201
 @_nonneg
 def searchsorted_flat(a, v, out, right):  # noqa: ANN001, ANN201
     """NumPy's binsearch: each search starts from the previous key's bounds (so results on
-    an unsorted `a` are NumPy's too)."""
+    an unsorted `a` are NumPy's too), which it compares as it compares `a`'s items with a key
+    (`last <= key` for side='right')."""
     n = a.shape[0]
     lo = 0
     hi = n
@@ -286,7 +287,7 @@ def searchsorted_flat(a, v, out, right):  # noqa: ANN001, ANN201
     last = v[0]
     for k in range(v.shape[0]):
         key = v[k]
-        if lt(last, key):
+        if (not lt(key, last)) if right else lt(last, key):
             hi = n
         else:
             lo = 0

@@ -339,6 +339,10 @@ def _diff(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     n_op = ops["n"]
     if n_op is not None and not (isinstance(n_op.type, T.Scalar) and n_op.type.kind in "iub"):
         raise TypingError("np.diff: n must be an integer")
+    if t.ndim == 0:  # NumPy looks at n before the axis
+        return Resolved(
+            (None,) * len(args), t, _diff_0d(args), kwargs=dict.fromkeys(kwargs), may_raise=True
+        )
     axis_op = ops["axis"]
     axes = axes_arg(axis_op, t.ndim, "np.diff") if axis_op is not None else [t.ndim - 1]
     if axes is None or len(axes) != 1:
@@ -365,6 +369,24 @@ def _diff(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved(
         (None,) * len(args), out_t, lower, kwargs=dict.fromkeys(kwargs), may_raise=True
     )
+
+
+def _diff_0d(args: list[Operand]):  # noqa: ANN202
+    """np.diff of a 0-d array: the array itself for n=0 (NumPy returns `a` before looking at
+    it), else NumPy's ValueError for a negative order or for the missing dimension."""
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        n_v = _operand(v, kw, args, 1, "n")
+        n = i64(1) if n_v is None else b.cast(n_v, T.I64)
+        b.raise_if(b.cmp("lt", n, i64(0)), ValueError, "order must be non-negative")
+        b.raise_if(
+            b.cmp("gt", n, i64(0)),
+            ValueError,
+            "diff requires input that is at least one dimensional",
+        )
+        return v[0]
+
+    return lower
 
 
 # --- bincount, digitize, histogram -------------------------------------------------------------
@@ -445,7 +467,8 @@ def _digitize(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     dtype = T.from_dtype(np.result_type(x_dtype.dtype, bins.type.dtype.dtype))
     vec = T.Array(dtype, 1, "C")
     k = _kernel("digitize_k", [vec, vec, T.Array(T.I64, 1, "C"), T.BOOL])
-    result: T.Type = T.Array(T.I64, x.ndim, "C") if isinstance(x, T.Array) else T.I64
+    x_ndim = x.ndim if isinstance(x, T.Array) else 0  # a 0-d x too gives a NumPy scalar
+    result: T.Type = T.Array(T.I64, x_ndim, "C") if x_ndim else T.I64
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         right_v = _operand(v, kw, args, 2, "right")
@@ -464,7 +487,7 @@ def _digitize(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
             b, out, T.Array(T.I64, 1, "C"), L.data_of(b, out), [L.size_of(b, shapes)], [i64(8)]
         )
         k.lower(b, [flat1(b, xv, dtype), edges, out1, right], {})  # type: ignore[misc]
-        return out
+        return out if x_ndim else L.load(b, L.data_of(b, out), T.I64)
 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
 
@@ -554,8 +577,13 @@ def _interp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         raise TypingError("np.interp: x may not be complex")
     vec = T.Array(T.F64, 1, "C")
     k = _kernel("interp_k", [vec, vec, vec, vec, T.F64, T.F64, T.BOOL, T.BOOL])
-    result: T.Type = T.Array(T.F64, x.ndim, "C") if isinstance(x, T.Array) else T.F64
+    x_ndim = x.ndim if isinstance(x, T.Array) else 0  # a 0-d x too gives a NumPy scalar
+    result: T.Type = T.Array(T.F64, x_ndim, "C") if x_ndim else T.F64
     given = {n: not is_none(ops[n]) for n in ("left", "right")}
+    for n in ("left", "right"):
+        end = ops[n]
+        if given[n] and not _real_or_0d(end.type):  # type: ignore[union-attr]
+            raise TypingError(f"np.interp: {n} must be a real number")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         xp = flat1(b, _operand(v, kw, args, 1, "xp"), T.F64)
@@ -563,6 +591,8 @@ def _interp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         ends = []
         for i, n in ((3, "left"), (4, "right")):
             value = _operand(v, kw, args, i, n)
+            if given[n] and isinstance(value.type, T.Array):  # a 0-d array: its item
+                value = L.load(b, L.data_of(b, value), value.type.dtype)
             ends.append(b.cast(value, T.F64) if given[n] else ir.Const(0.0, type=T.F64))
         flags = [ir.Const(given["left"], type=T.BOOL), ir.Const(given["right"], type=T.BOOL)]
         xv = v[0]
@@ -576,9 +606,15 @@ def _interp(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         out = L.allocate(b, T.F64, shapes, "C")
         out1 = L.make_view(b, out, vec, L.data_of(b, out), [L.size_of(b, shapes)], [i64(8)])
         k.lower(b, [flat1(b, xv, T.F64), xp, fp, out1, *ends, *flags], {})  # type: ignore[misc]
-        return out
+        return out if x_ndim else L.load(b, L.data_of(b, out), T.F64)
 
     return Resolved((None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs))
+
+
+def _real_or_0d(t: T.Type) -> bool:
+    """A real number, or a 0-d array of them (which NumPy takes as its item)."""
+    dtype = t.dtype if isinstance(t, T.Array) and t.ndim == 0 else t
+    return isinstance(dtype, T.Scalar) and not dtype.is_complex
 
 
 @register_function(
@@ -795,7 +831,7 @@ def _kron(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if ta.ndim > 2 or tb.ndim > 2:
         raise UnsupportedError("np.kron is supported for 1-D and 2-D arrays")
     dtype = _product_dtype(ta.dtype, tb.dtype)
-    nd = max(ta.ndim, tb.ndim)
+    nd = max(ta.ndim, tb.ndim)  # (of two 0-d arrays: a NumPy scalar, as NumPy's)
     m2 = T.Array(dtype, 2, "C")
     k = _kernel("kron_k", [m2, m2, m2])
 
@@ -805,8 +841,10 @@ def _kron(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         r = rows(b, a, None, dtype)
         if t.ndim == 2:
             n0, n1 = L.shape_of(b, a, 0), L.shape_of(b, a, 1)
-        else:
+        elif t.ndim == 1:
             n0, n1 = i64(1), L.shape_of(b, a, 0)
+        else:  # a 0-d array: a 1x1 matrix
+            n0, n1 = i64(1), i64(1)
         size = i64(dtype.dtype.itemsize)
         view = L.make_view(
             b, r.rows, m2, L.data_of(b, r.rows), [n0, n1], [b.binop("mul", n1, size), size]
@@ -820,12 +858,14 @@ def _kron(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         k.lower(b, [x, y, out], {})  # type: ignore[misc]
         if nd == 2:
             return out
+        if nd == 0:
+            return L.load(b, L.data_of(b, out), dtype)
         n = b.binop("mul", xc, yc)
         return L.make_view(
             b, out, T.Array(dtype, 1, "C"), L.data_of(b, out), [n], [i64(dtype.dtype.itemsize)]
         )
 
-    return Resolved((None, None), T.Array(dtype, nd, "C"), lower)
+    return Resolved((None, None), T.Array(dtype, nd, "C") if nd else dtype, lower)
 
 
 @register_function(

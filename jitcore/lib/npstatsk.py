@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from jitcore.lib.npkernels import cumprod_flat, cumsum_flat, pairwise_sum, sum_flat
-from jitcore.lib.npsortk import search_left, search_right
+from jitcore.lib.npsortk import search_right, searchsorted_flat
 from jitcore.lib.registry import library_kernel as _lib
 from jitcore.lib.registry import nonnegative_kernel as _nonneg
 
@@ -253,51 +253,52 @@ def bincount_weights(x, w, minlength):  # noqa: ANN001, ANN201
 
 @_lib
 def monotonic(a):  # noqa: ANN001, ANN201
-    """NumPy's check_array_monotonic: 1 increasing (or all equal), -1 decreasing, 0 neither
-    (a NaN after the leading run of equal values makes it neither)."""
+    """NumPy's check_array_monotonic: 1 increasing (or all equal), -1 decreasing, 0 neither.
+
+    Step by step as NumPy's, on the values as float64 (NumPy converts the bins to double, so
+    int64 bins differing beyond 2**53 count as equal): past the leading run of equal values,
+    a first step that does not increase (a NaN on either side of it included) makes the bins
+    decreasing, and after that only a step the wrong way round breaks the order; a NaN
+    compares false either way, so it never does."""
     n = a.shape[0]
     if n == 0:
         return 1
-    last = a[0]
+    last = float(a[0])
     i = 1
-    while i < n and a[i] == last:
+    while i < n and float(a[i]) == last:
         i += 1
     if i == n:
         return 1
-    nxt = a[i]
+    nxt = float(a[i])
     if last < nxt:
         for k in range(i + 1, n):
             last = nxt
-            nxt = a[k]
+            nxt = float(a[k])
             if last > nxt:
                 return 0
         return 1
-    if last > nxt:
-        for k in range(i + 1, n):
-            last = nxt
-            nxt = a[k]
-            if last < nxt:
-                return 0
-        return -1
-    return 0
+    for k in range(i + 1, n):
+        last = nxt
+        nxt = float(a[k])
+        if last < nxt:
+            return 0
+    return -1
 
 
 @_lib
 def digitize_k(x, bins, out, right):  # noqa: ANN001, ANN201
-    """NumPy's digitize: searchsorted on increasing bins, from the end on decreasing ones."""
-    n = bins.shape[0]
+    """NumPy's digitize: its searchsorted on increasing bins, from the end on decreasing ones.
+    That is NumPy's binsearch (each search starting from the last one's bounds), so bins that
+    `monotonic` lets through unsorted, with a NaN among them, give NumPy's bins too."""
     mono = monotonic(bins)
     if mono == 0:
         raise ValueError("bins must be monotonically increasing or decreasing")
-    increasing = mono == 1
-    if increasing:
-        for i in range(x.shape[0]):
-            out[i] = search_left(bins, x[i]) if right else search_right(bins, x[i])
-        return out
-    rev = bins[::-1].copy()
+    if mono == 1:
+        return searchsorted_flat(bins, x, out, not right)
+    searchsorted_flat(bins[::-1].copy(), x, out, not right)
+    n = bins.shape[0]
     for i in range(x.shape[0]):
-        found = search_left(rev, x[i]) if right else search_right(rev, x[i])
-        out[i] = n - found
+        out[i] = n - out[i]
     return out
 
 
@@ -625,7 +626,8 @@ def isclose_k(a, b, rtol, atol, equal_nan):  # noqa: ANN001, ANN201
 
 @_lib
 def allclose_k(a, b, rtol, atol, equal_nan):  # noqa: ANN001, ANN201
-    return bool(np.all(isclose_k(a, b, rtol, atol, equal_nan)))
+    # (isclose of 0-d arrays is a NumPy bool, which np.all takes as a 0-d array)
+    return bool(np.all(np.asarray(isclose_k(a, b, rtol, atol, equal_nan))))
 
 
 @_lib
@@ -633,8 +635,8 @@ def array_equal_k(a, b, equal_nan):  # noqa: ANN001, ANN201
     if a.shape != b.shape:
         return False
     if equal_nan:
-        return bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
-    return bool(np.all(a == b))
+        return bool(np.all(np.asarray((a == b) | (np.isnan(a) & np.isnan(b)))))
+    return bool(np.all(np.asarray(a == b)))  # (a NumPy bool for 0-d arrays)
 
 
 # --- small products ----------------------------------------------------------------------

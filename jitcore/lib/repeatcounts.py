@@ -60,7 +60,7 @@ def resolve(t: T.Array, counts: T.Array, axis: int | None, nargs: int) -> Resolv
         raise TypingError("repeat: repeats must be an int or a 1-D array of ints")
     if counts.dtype.kind not in "iub":
         raise TypingError("repeat: repeats must be integers")
-    ndim = t.ndim if axis is not None else 1
+    ndim = max(t.ndim, 1) if axis is not None else 1  # a 0-d array as the 1-d one of its item
     out_t = T.Array(t.dtype, ndim, "C")
     vec = T.Array(T.I64, 1, "C")
     block = T.Array(t.dtype, 3, "C")
@@ -69,7 +69,7 @@ def resolve(t: T.Array, counts: T.Array, axis: int | None, nargs: int) -> Resolv
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         a = v[0]
-        if axis is None:
+        if axis is None or t.ndim == 0:
             a = S.c_view_or_copy(b, a, [L.size_of(b, L.shapes_of(b, a))])
         k = axis or 0
         c = A.copy_as(b, v[1], T.I64)

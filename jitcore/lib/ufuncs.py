@@ -25,7 +25,7 @@ from jitcore.lib import arrays as A
 from jitcore.lib import layout as L
 from jitcore.lib import matmul, scalar, ufuncout
 from jitcore.lib.loops import Recipe, ScalarFn, elementwise
-from jitcore.lib.registry import Operand, Resolved, register_function, register_method
+from jitcore.lib.registry import Lowerer, Operand, Resolved, register_function, register_method
 
 
 def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Resolved:
@@ -640,7 +640,25 @@ def _where(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:
         return b.select(scalar.truth(b, xs[0]), b.cast(xs[1], out), b.cast(xs[2], out))
 
+    if not (isinstance(result, T.Array) and result.ndim > 0):
+        return Resolved((None,) * 3, T.Array(out, 0, "C"), _where_0d(Recipe(out, fn)))
     return _elementwise_resolved(3, result, Recipe(out, fn))
+
+
+def _where_0d(recipe: Recipe) -> Lowerer:
+    """np.where of numbers and 0-d arrays: a 0-d array, as NumPy's (np.where is no ufunc, so
+    its result is not unwrapped to a scalar as `_elementwise_resolved` unwraps a ufunc's)."""
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        xs = [
+            L.load(b, L.data_of(b, x), x.type.dtype) if isinstance(x.type, T.Array) else x
+            for x in recipe.prepare(b, v)
+        ]
+        arr = L.allocate(b, recipe.out, [], "C")
+        L.store(b, L.data_of(b, arr), b.cast(recipe.fn(b, xs), recipe.out))
+        return arr
+
+    return lower
 
 
 def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:

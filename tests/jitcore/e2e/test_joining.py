@@ -173,3 +173,23 @@ def tile_huge(n):  # noqa: ANN001, ANN201
 
 def test_sizes_beyond_int64_are_value_errors_as_in_numpy() -> None:
     assert_same_arrays(tile_huge, 2**62)  # the repeated dimension overflows
+
+
+def copy_number(a, v):  # noqa: ANN001, ANN201
+    np.copyto(a, v)
+    return a
+
+
+@pytest.mark.parametrize("dtype", [np.bool_, np.int8, np.uint64, np.float32, np.complex64])
+@pytest.mark.parametrize("v", [True, 3, 2.5, 1j])
+def test_copyto_of_a_python_number_casts_by_its_kind(dtype: type, v: object) -> None:
+    """NumPy 2 casts a Python number 'same_kind' by its kind alone: an int into any integer
+    array, a float into no integer one, a complex into complex arrays only."""
+    a = np.zeros(2, dtype)
+    try:
+        expected = copy_number(a.copy(), v)
+    except TypeError:
+        with pytest.raises(TypingError, match="same_kind"):
+            jit(copy_number, mode="compiled")(a.copy(), v)
+    else:
+        np.testing.assert_array_equal(jit(copy_number, mode="compiled")(a.copy(), v), expected)

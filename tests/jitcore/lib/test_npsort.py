@@ -124,6 +124,20 @@ def test_searchsorted_matches_numpy(a: np.ndarray, v: np.ndarray, x: float) -> N
     assert_same(search_method, a, v)
 
 
+@settings(max_examples=60)
+@given(
+    a=hnp.arrays(np.float64, st.integers(0, 7), elements=st.sampled_from([np.nan, 0.0, 1.0, 2.0])),
+    v=hnp.arrays(np.float64, st.integers(0, 8), elements=st.sampled_from([np.nan, 0.5, 1.0, 3.0])),
+)
+def test_searchsorted_in_an_unsorted_array_is_numpys_binsearch(
+    a: np.ndarray, v: np.ndarray
+) -> None:
+    """NumPy's result there depends on where each search starts (the previous key's bounds,
+    kept by comparing the keys as it compares them with items: `<=` for side='right'), which
+    digitize relies on for bins with a NaN among them."""
+    assert_same(search_both, a, v)
+
+
 # --- unique ---------------------------------------------------------------------------------
 
 
@@ -360,3 +374,80 @@ def test_largest_before_is_the_sequential_scan(a: np.ndarray, data: st.DataObjec
             m = x
     got = compiled(lower_max)(a, hi)
     assert got == m and np.signbit(got) == np.signbit(m)
+
+
+# --- 0-d arrays -----------------------------------------------------------------------------
+
+ZERO_D = [np.array(1.5), np.array(np.nan), np.array(-2, np.int32), np.array(True)]
+
+
+def argsort_0d(a):
+    return np.argsort(a), np.argsort(a, axis=0), a.argsort(axis=None), a.argsort(kind="stable")
+
+
+def argpartition_0d(a, k):
+    return np.argpartition(a, k), np.argpartition(a, k, axis=-1)
+
+
+def flat_sorts(a):
+    return np.sort(a, axis=None), np.partition(a, 0, axis=None), np.argpartition(a, 0, axis=None)
+
+
+@pytest.mark.parametrize("a", ZERO_D)
+def test_a_0d_array_argsorts_as_the_1d_array_of_its_item(a: np.ndarray) -> None:
+    """NumPy's argsort and argpartition ravel a 0-d array (axis 0, -1 or None: array([0]));
+    kth beyond its one item raises as NumPy."""
+    assert_same(argsort_0d, a)
+    for k in (0, -1, 1, -2):
+        assert_same(argpartition_0d, a, k)
+    assert_same(flat_sorts, a)
+
+
+@pytest.mark.parametrize("f", [sort_last, sort_in_place, partition])
+def test_sorting_a_0d_array_along_its_last_axis_is_numpys_axis_error(f) -> None:  # noqa: ANN001
+    """np.sort, a.sort() and np.partition do not ravel: NumPy's AxisError, which is a
+    TypingError in compiled code (the axis and ndim are known while compiling)."""
+    args = (np.array(1.5), 0)[: f.__code__.co_argcount]
+    with pytest.raises(TypingError, match="axis -1 is out of bounds for array of dimension 0"):
+        compiled(f)(*args)
+
+
+def nonzero_unused(a):
+    np.nonzero(a)
+    return 1
+
+
+@pytest.mark.parametrize("f", [nonzero, nonzero_method, where_one, nonzero_unused])
+@pytest.mark.parametrize("a", [np.array(0.0), np.array(2)])
+def test_nonzero_of_a_0d_array_raises_as_numpy(f, a: np.ndarray) -> None:  # noqa: ANN001
+    assert_same(f, a)  # ValueError, even when the result is unused
+
+
+@pytest.mark.parametrize("v", [np.array(1.5), np.array(np.nan), np.array(2, np.int8)])
+def test_searchsorted_of_a_0d_needle_is_a_numpy_scalar(v: np.ndarray) -> None:
+    assert_same(search_both, np.arange(3.0), v)
+    assert_same(search_method, np.arange(3), v)
+
+
+def keepdims_0d(a, q):
+    return (
+        np.median(a, keepdims=True),
+        np.quantile(a, 0.5, keepdims=True),
+        np.percentile(a, q, keepdims=True),
+    )
+
+
+@pytest.mark.parametrize("a", [np.array(1.5), np.array(3)])
+def test_median_and_quantile_keep_a_0d_array_0d(a: np.ndarray) -> None:
+    """Not ufunc reductions: with keepdims a 0-d array stays one (np.sum gives a scalar)."""
+    assert_same(keepdims_0d, a, np.array([10.0, 50.0]))
+    assert_same(keepdims_0d, a, 50.0)
+
+
+def partition_kth_keyword(a):
+    return np.partition(a, kth=1)[1], np.argpartition(a, kth=1)[1]
+
+
+def test_kth_may_be_given_by_keyword() -> None:
+    assert_same(partition_kth_keyword, np.array([3.0, 1.0, 2.0]))
+    assert_same(partition_kth_keyword, np.array([3.0]))  # kth out of bounds: ValueError

@@ -559,3 +559,39 @@ def test_allclose_and_array_equal_return_python_bools() -> None:
     got = compiled(closeness_flags)(np.ones(3), np.ones(3))
     assert got == closeness_flags(np.ones(3), np.ones(3))
     assert [type(x) for x in got] == [bool, bool]
+
+
+# --- 0-d arrays -----------------------------------------------------------------------------
+
+ZERO_D = [np.array(1.5), np.array(-2, np.int32), np.array(True)]
+
+
+def diff_orders(a, n):
+    return np.diff(a, n), np.diff(a, n=n, axis=0)
+
+
+@pytest.mark.parametrize("a", ZERO_D)
+@pytest.mark.parametrize("n", [0, 1, 2, -1])
+def test_diff_of_a_0d_array_as_numpy(a: np.ndarray, n: int) -> None:
+    """The array itself for n=0, NumPy's ValueErrors otherwise (the axis is not looked at)."""
+    assert_same(diff_orders, a, n)
+
+
+def kron(a, b):
+    return np.kron(a, b)
+
+
+@pytest.mark.parametrize("b", [np.array(2.0), np.arange(3), np.arange(4.0).reshape(2, 2)])
+@pytest.mark.parametrize("a", ZERO_D)
+def test_kron_of_0d_arrays(a: np.ndarray, b: np.ndarray) -> None:
+    assert_same(kron, a, b)  # of two 0-d arrays: a NumPy scalar
+    assert_same(kron, b, a)
+
+
+def digitize_and_interp(x, xp):
+    return np.digitize(x, xp), np.interp(x, xp, xp * 2.0), np.interp(x, xp, xp, left=x)
+
+
+@pytest.mark.parametrize("x", [np.array(1.5), np.array(-1), np.array(np.nan), np.array(True)])
+def test_digitize_and_interp_of_a_0d_array_are_numpy_scalars(x: np.ndarray) -> None:
+    assert_same(digitize_and_interp, x, np.arange(3.0))

@@ -86,3 +86,13 @@ def test_repeat_counts_of_floats_are_refused() -> None:
         repeat_flat(np.ones(2), np.ones(2))
     with pytest.raises(TypingError):
         compiled(repeat_flat)(np.ones(2), np.ones(2))
+
+
+@pytest.mark.parametrize("a", [np.array(1.5), np.array(7, np.int16)])
+def test_repeat_of_a_0d_array_by_an_array_of_counts(a: np.ndarray) -> None:
+    """NumPy repeats a 0-d array as the 1-d array of its item, along axis 0 or -1 too."""
+    for f in (repeat_flat, repeat_axis0, repeat_last):
+        assert_same(f, a, np.array([3]))
+        assert_same(f, a, np.array(2, dtype=np.int32))
+        assert_same(f, a, np.array([1, 2]))  # does not broadcast: ValueError
+        assert_same(f, a, np.array([-1]))  # ValueError
