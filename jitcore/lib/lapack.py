@@ -63,6 +63,30 @@ def square(a):  # noqa: ANN001, ANN201
 
 
 @_lib
+def has_nan(a):  # noqa: ANN001, ANN201
+    """Whether some |x| of a 2-D a is NaN: ?gesdd's test (its ?lange('M') is NaN), on which
+    it returns info = -4 without computing anything. A complex inf + nan*j has |x| = inf."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            x = abs(a[i, j])
+            if x != x:
+                return True
+    return False
+
+
+@_lib
+def all_finite(a):  # noqa: ANN001, ANN201
+    """Whether every item of a 2-D a is finite (both parts of a complex one), as NumPy's
+    `isfinite(a).all()`."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            x = a[i, j]
+            if not (abs(x.real) < math.inf and abs(x.imag) < math.inf):
+                return False
+    return True
+
+
+@_lib
 def solve_matrix(a, b):  # noqa: ANN001, ANN201
     n = square(a)
     if b.shape[0] != n:
@@ -113,8 +137,8 @@ def inv_kernel(a):  # noqa: ANN001, ANN201
 def slogdet_kernel(a, cplx):  # noqa: ANN001, ANN201
     """(sign, log|det|) from getrf's LU, as NumPy's slogdet_single_element: the sign from
     the pivots and the diagonal, the logarithm summed in order; (0, -inf) if singular. A
-    real NaN on the diagonal leaves the sign alone (NumPy tests `d < 0`); a complex one
-    makes it NaN (NumPy multiplies by d / |d|)."""
+    real d flips the sign when negative (NumPy tests `d < 0`: a NaN or an inf keeps a sign,
+    where d / |d| would be NaN); a complex one multiplies it by d / |d|, as NumPy."""
     n = square(a)
     fa = column_major(a, n, n)
     sign = a.dtype.type(1)
@@ -130,8 +154,10 @@ def slogdet_kernel(a, cplx):  # noqa: ANN001, ANN201
     for i in range(n):
         d = fa[i, i]
         mag = abs(d)
-        if cplx or d == d:
+        if cplx:
             sign = sign * (d / mag)
+        elif d < 0:
+            sign = -sign
         logdet += math.log(mag)
     return sign, logdet
 
@@ -205,6 +231,8 @@ def svd_kernel(a, job):  # noqa: ANN001, ANN201
         for i in range(min(vrows, n)):
             vt[i, i] = 1
         return u.T, s, vt.T
+    if has_nan(a):  # checked here, so that no LAPACK build decides it (NumPy's returns -4)
+        raise LinAlgError("SVD did not converge")
     fa = column_major(a, m, n)
     ldu = max(m, 1)
     ldvt = max(vrows, 1)
@@ -217,7 +245,7 @@ def svd_kernel(a, job):  # noqa: ANN001, ANN201
     lwork = int(work[0].real)
     work = np.empty(max(lwork, 1), a.dtype)
     info = blas.gesdd(job, m, n, fa, m, s, u, ldu, vt, ldvt, work, lwork, rwork, iwork)
-    if info > 0:
+    if info != 0:  # NumPy raises for any info, as for the -4 of a NaN
         raise LinAlgError("SVD did not converge")
     return u.T, s, vt.T
 
@@ -268,42 +296,42 @@ def lstsq_vector(a, b, rcond, given):  # noqa: ANN001, ANN201
 @_lib
 def lstsq_kernel(a, b, rcond, given):  # noqa: ANN001, ANN201
     """?gelsd, as NumPy's lstsq: (x, residuals, rank, s); b is (m, nrhs). Without a given
-    rcond, NumPy's default: eps * max(m, n)."""
+    rcond, NumPy's default: eps * max(m, n). With no right-hand sides LAPACK gets one zero
+    column, as NumPy gives it (so the rank is gelsd's either way). An inf or NaN in a makes
+    gelsd fail (info -4, after printing LAPACK's complaints): NumPy raises, and so does this,
+    without calling it."""
     m, n = a.shape
     if b.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
+    if not all_finite(a):
+        raise LinAlgError("SVD did not converge in Linear Least Squares")
     if not given:
         rcond = np.finfo(np.float64).eps * max(m, n)
     nrhs = b.shape[1]
+    cols = max(nrhs, 1)
     k = min(m, n)
     ldb = max(m, n, 1)
     fa = column_major(a, m, n)
-    fb = np.zeros((nrhs, ldb), a.dtype)  # column-major ldb x nrhs
+    fb = np.zeros((cols, ldb), a.dtype)  # column-major ldb x cols
     for i in range(m):
         for j in range(nrhs):
             fb[j, i] = b[i, j]
     s = np.empty(k, np.float64)
     rank = np.zeros(1, np.int32)
-    if k > 0 and nrhs > 0:
+    if k > 0:
         work = np.zeros(1, a.dtype)
         iwork = np.zeros(1, np.int32)
         rwork = np.zeros(1, np.float64)  # complex routines only
-        blas.gelsd(m, n, nrhs, fa, m, fb, ldb, s, rcond, rank, work, -1, rwork, iwork)
+        blas.gelsd(m, n, cols, fa, m, fb, ldb, s, rcond, rank, work, -1, rwork, iwork)
         lwork = int(work[0].real)
         work = np.empty(max(lwork, 1), a.dtype)
         rwork = np.empty(max(int(rwork[0]), 1), np.float64)
         iwork = np.empty(max(int(iwork[0]), 1), np.int32)
-        info = blas.gelsd(m, n, nrhs, fa, m, fb, ldb, s, rcond, rank, work, lwork, rwork, iwork)
-        if info > 0:
+        info = blas.gelsd(m, n, cols, fa, m, fb, ldb, s, rcond, rank, work, lwork, rwork, iwork)
+        if info != 0:
             raise LinAlgError("SVD did not converge in Linear Least Squares")
-    elif k > 0:  # no right-hand sides: the singular values alone
-        u, s2, vh = svd_kernel(a, N_)
-        s = s2
-        for i in range(k):
-            if s[i] > rcond * s[0]:
-                rank[0] += 1
     x = np.zeros((n, nrhs), a.dtype)
-    if k > 0 and nrhs > 0:
+    if k > 0:
         for i in range(n):
             for j in range(nrhs):
                 x[i, j] = fb[j, i]
@@ -320,10 +348,26 @@ def lstsq_kernel(a, b, rcond, given):  # noqa: ANN001, ANN201
 
 
 @_lib
+def finite(a):  # noqa: ANN001, ANN201
+    """NumPy's `_assert_finite` of eig and eigvals: geev would return garbage for them."""
+    if not all_finite(a):
+        raise LinAlgError("Array must not contain infs or NaNs")
+
+
+@_lib
+def finite_stack(a3):  # noqa: ANN001, ANN201
+    """`finite` of every matrix, before any is decomposed: NumPy checks the whole stack first
+    (a later NaN raises before an earlier matrix's complex eigenvalues would)."""
+    for i in range(a3.shape[0]):
+        finite(a3[i])
+
+
+@_lib
 def eig_real(a, vectors):  # noqa: ANN001, ANN201
     """dgeev: eigenvalues (and right eigenvectors), which must all be real (a real result,
     as NumPy gives for them; complex eigenvalues raise, as Numba's eig)."""
     n = square(a)
+    finite(a)
     fa = column_major(a, n, n)
     wr = np.empty(n, np.float64)
     wi = np.empty(n, np.float64)
@@ -350,6 +394,7 @@ def eig_real(a, vectors):  # noqa: ANN001, ANN201
 def eig_complex(a, vectors):  # noqa: ANN001, ANN201
     """zgeev: eigenvalues (and right eigenvectors)."""
     n = square(a)
+    finite(a)
     fa = column_major(a, n, n)
     w = np.empty(n, np.complex128)
     vr = np.empty((n, n), np.complex128)
@@ -368,9 +413,26 @@ def eig_complex(a, vectors):  # noqa: ANN001, ANN201
 
 
 @_lib
-def pinv_kernel(a, rcond, scaled):  # noqa: ANN001, ANN201
+def max_or_nan(s):  # noqa: ANN001, ANN201
+    """NumPy's `s.max(initial=0)` of singular values: NaN if one is (an inf in the matrix
+    gives NaN ones, which must drop them all, as NumPy's cutoff does)."""
+    top = 0.0
+    for i in range(s.shape[0]):
+        if s[i] > top or s[i] != s[i]:
+            top = s[i]
+        if top != top:
+            break
+    return top
+
+
+@_lib
+def pinv_kernel(a, rcond, scaled, single):  # noqa: ANN001, ANN201
     """NumPy's pinv: the reduced SVD, singular values at most rcond * max(s) dropped (rcond
-    times max(m, n) when `scaled`: rtol=None), vh^H diag(1/s) u^H."""
+    times max(m, n) when `scaled`: rtol=None), vh^H (diag(1/s) u^H). A dropped value's 1/s
+    is 0 and still multiplies its vectors, as in NumPy's matmul: a NaN in them (from an inf
+    in a) makes the result NaN, as NumPy's. `single`: NumPy's s is float32, and so is the
+    cutoff of rtol=None (`matrix_rank_kernel`), so which values are dropped is decided on
+    those."""
     m, n = a.shape
     if scaled:
         rcond = rcond * max(m, n)
@@ -379,30 +441,46 @@ def pinv_kernel(a, rcond, scaled):  # noqa: ANN001, ANN201
     out = np.zeros((n, m), a.dtype)
     if k == 0:
         return out
-    cutoff = rcond * s[0]
+    if single:
+        for p in range(k):
+            s[p] = np.float32(s[p])
+    cutoff = rcond * max_or_nan(s)
+    if single and scaled:
+        cutoff = np.float64(np.float32(cutoff))
+    scaled_uh = np.empty((k, m), a.dtype)  # diag(1/s) u^H
     for p in range(k):
-        if s[p] > cutoff:
-            inv_s = 1.0 / s[p]
-            for i in range(n):
-                vi = np.conj(vt[p, i]) * inv_s
-                for j in range(m):
-                    out[i, j] += vi * np.conj(u[j, p])
+        inv_s = 1.0 / s[p] if s[p] > cutoff else 0.0
+        for j in range(m):
+            scaled_uh[p, j] = inv_s * np.conj(u[j, p])
+    for p in range(k):
+        for i in range(n):
+            vi = np.conj(vt[p, i])
+            for j in range(m):
+                out[i, j] += vi * scaled_uh[p, j]
     return out
 
 
 @_lib
-def matrix_rank_kernel(a, tol, mode, eps):  # noqa: ANN001, ANN201
+def matrix_rank_kernel(a, tol, mode, eps, single):  # noqa: ANN001, ANN201
     """NumPy's matrix_rank: the singular values above tol; mode 0: tol as given, 1: tol is
-    rtol (times S.max()), 2: the default S.max() * max(M, N) * eps (eps of the result's
-    precision)."""
+    rtol (times S.max()), 2: the default S.max() * (max(M, N) * eps) (eps of the result's
+    precision), multiplied in NumPy's order: S.max() * max(M, N) first would overflow to inf
+    for a matrix near the largest float. `single`: NumPy's S is float32 (rounded from the
+    float64 SVD) and so is its default tol (a float32 product, which the float64 product of
+    two float32 values rounds to exactly); a given tol or rtol is a float64 array."""
     m, n = a.shape
     u, s, vt = svd_kernel(a, N_)
     if s.shape[0] == 0:
         return 0
+    if single:
+        for i in range(s.shape[0]):
+            s[i] = np.float32(s[i])
     if mode == 1:
-        tol = s[0] * tol
+        tol = max_or_nan(s) * tol
     elif mode == 2:
-        tol = s[0] * max(m, n) * eps
+        tol = max_or_nan(s) * (max(m, n) * eps)
+        if single:
+            tol = np.float64(np.float32(tol))
     count = 0
     for i in range(s.shape[0]):
         if s[i] > tol:
@@ -506,6 +584,7 @@ def qr_stack(a3, complete):  # noqa: ANN001, ANN201
 @_lib
 def eig_real_stack(a3, vectors):  # noqa: ANN001, ANN201
     count, n = square_stack(a3)
+    finite_stack(a3)
     ws = np.empty((count, n), np.float64)
     vs = np.empty((count, n, n), np.float64)
     for i in range(count):
@@ -519,6 +598,7 @@ def eig_real_stack(a3, vectors):  # noqa: ANN001, ANN201
 @_lib
 def eig_complex_stack(a3, vectors):  # noqa: ANN001, ANN201
     count, n = square_stack(a3)
+    finite_stack(a3)
     ws = np.empty((count, n), np.complex128)
     vs = np.empty((count, n, n), np.complex128)
     for i in range(count):
@@ -530,20 +610,20 @@ def eig_complex_stack(a3, vectors):  # noqa: ANN001, ANN201
 
 
 @_lib
-def pinv_stack(a3, rcond, scaled):  # noqa: ANN001, ANN201
+def pinv_stack(a3, rcond, scaled, single):  # noqa: ANN001, ANN201
     count, m, n = a3.shape
     out = np.empty((count, n, m), a3.dtype)
     for i in range(count):
-        out[i] = pinv_kernel(a3[i], rcond, scaled)
+        out[i] = pinv_kernel(a3[i], rcond, scaled, single)
     return out
 
 
 @_lib
-def matrix_rank_stack(a3, tol, mode, eps):  # noqa: ANN001, ANN201
+def matrix_rank_stack(a3, tol, mode, eps, single):  # noqa: ANN001, ANN201
     count = a3.shape[0]
     out = np.empty(count, np.int64)
     for i in range(count):
-        out[i] = matrix_rank_kernel(a3[i], tol, mode, eps)
+        out[i] = matrix_rank_kernel(a3[i], tol, mode, eps, single)
     return out
 
 
@@ -1128,19 +1208,27 @@ def _pinv(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         raise TypingError(f"{name}: rtol=None takes the precision of a float array")
     eps = float(np.finfo(t.dtype.dtype).eps) if scaled else 0.0
     work, single = _common(t)
-    flag = ir.Const(scaled, type=T.BOOL)
+    flags = [ir.Const(scaled, type=T.BOOL), ir.Const(single, type=T.BOOL)]
 
     def extra(b: LowBuilder, v: list[ir.Value], kw: dict) -> list[ir.Value]:
         if scaled:
-            return [ir.Const(eps, type=T.F64), flag]
+            return [ir.Const(eps, type=T.F64), *flags]
         if rtol_op is not None:
-            return [_float_arg(b, v, kw, 99, "rtol"), flag]
+            return [_float_arg(b, v, kw, 99, "rtol"), *flags]
         if rcond_given:
-            return [_float_arg(b, v, kw, 1, "rcond"), flag]
-        return [ir.Const(1e-15, type=T.F64), flag]
+            return [_float_arg(b, v, kw, 1, "rcond"), *flags]
+        return [ir.Const(1e-15, type=T.F64), *flags]
 
     return _resolved(
-        pinv_kernel, [t], work, single, len(args), kwargs, (T.F64, T.BOOL), extra, stack=pinv_stack
+        pinv_kernel,
+        [t],
+        work,
+        single,
+        len(args),
+        kwargs,
+        (T.F64, T.BOOL, T.BOOL),
+        extra,
+        stack=pinv_stack,
     )
 
 
@@ -1166,7 +1254,12 @@ def _matrix_rank(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
 
     def extra(b: LowBuilder, v: list[ir.Value], kw: dict) -> list[ir.Value]:
         tol = _float_arg(b, v, kw, 1, "tol") if has_tol else _float_arg(b, v, kw, 99, "rtol")
-        return [tol, ir.Const(mode, type=T.I64), ir.Const(eps, type=T.F64)]
+        return [
+            tol,
+            ir.Const(mode, type=T.I64),
+            ir.Const(eps, type=T.F64),
+            ir.Const(single, type=T.BOOL),
+        ]
 
     return _resolved(
         matrix_rank_kernel,
@@ -1175,7 +1268,7 @@ def _matrix_rank(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
         single,
         len(args),
         kwargs,
-        (T.F64, T.I64, T.F64),
+        (T.F64, T.I64, T.F64, T.BOOL),
         extra,
         stack=matrix_rank_stack,
     )

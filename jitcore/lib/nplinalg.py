@@ -1,5 +1,6 @@
 """`np.linalg.norm`, natively: vector norms of any `ord` along an axis of any ndim (or of the
-flattened array), and the matrix norms of 2-D arrays that need no SVD (1, -1, inf, -inf, 'fro').
+flattened array), and the matrix norms that need no SVD (1, -1, inf, -inf, 'fro') of 2-D arrays
+and over any two axes (in NumPy's order: `axis=(1, 0)` is the norm of the transpose) of N-D ones.
 
 Integer and boolean arrays are converted to float64 first, as NumPy does. The kernels below are
 library kernels (plain Python compiled by jitcore) working on 2-D rows (`nprows`).
@@ -77,23 +78,23 @@ def vector_norm_rows(a, out, code, p, work):  # noqa: ANN001, ANN201
 
 
 @_lib
-def matrix_norm(a, code, space, work):  # noqa: ANN001, ANN201
-    """Norms of a 2-D C array: code 1 max column sum, -1 min column sum, 2 max row sum,
-    -2 min row sum (of |x|); column sums add rows in order, row sums pairwise (NumPy's
-    add.reduce along each axis). `space` holds rows + cols sums, `work` one row."""
-    rows_, cols = a.shape
+def matrix_norm(a, rows_, cols, code, space, work):  # noqa: ANN001, ANN201
+    """The norm of a (rows_, cols) C matrix given flat as `a`: code 1 max column sum, -1 min
+    column sum, 2 max row sum, -2 min row sum (of |x|); column sums add rows in order, row
+    sums pairwise (NumPy's add.reduce along each axis). `space` holds rows_ + cols sums,
+    `work` one row."""
     if code == 1 or code == -1:
         sums = space[:cols]
         for j in range(cols):
             sums[j] = 0
         for i in range(rows_):
             for j in range(cols):
-                sums[j] += abs(a[i, j])
+                sums[j] += abs(a[i * cols + j])
     else:
         sums = space[:rows_]
         for i in range(rows_):
             for j in range(cols):
-                work[j] = abs(a[i, j])
+                work[j] = abs(a[i * cols + j])
             sums[i] = pairwise_sum(work, 0, cols)
     if code > 0:
         m = a.dtype.type(0)  # NumPy's initial=0
@@ -101,13 +102,23 @@ def matrix_norm(a, code, space, work):  # noqa: ANN001, ANN201
             if sums[k] > m or sums[k] != sums[k]:
                 m = sums[k]
         return m
-    if sums.shape[0] == 0:
-        raise ValueError("zero-size array to reduction operation minimum which has no identity")
     m = sums[0]
     for k in range(1, sums.shape[0]):
         if sums[k] < m or sums[k] != sums[k]:
             m = sums[k]
     return m
+
+
+@_lib
+def matrix_norm_rows(a, rows_, cols, code, out, space, work):  # noqa: ANN001, ANN201
+    """`matrix_norm` of each row of `a`, a (rows_, cols) matrix, into `out`. A minimum over
+    no sums raises before any matrix is looked at: NumPy's `min` of an empty axis raises
+    even when the result (no matrices) is empty."""
+    if (code == -1 and cols == 0) or (code == -2 and rows_ == 0):
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    for r in range(a.shape[0]):
+        out[r] = matrix_norm(a[r], rows_, cols, code, space, work)
+    return out
 
 
 # --- the rule -------------------------------------------------------------------------------
@@ -141,7 +152,8 @@ def _norm(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         axes is not None and len(axes) == 2
     )
     if matrix:
-        return _matrix_norm(args, kwargs, t, dtype, order, axes, keepdims)
+        pair = _matrix_pair(ops["axis"], t.ndim)
+        return _matrix_norm(args, kwargs, t, dtype, order, pair, keepdims)
     if axes is not None and len(axes) > 2:
         raise TypingError("np.linalg.norm: improper number of dimensions to norm")
     if axes is None and order is not None and not (order == 2 and t.ndim == 1):
@@ -180,59 +192,68 @@ def _matrix_norm(
     t: T.Array,
     dtype: T.Scalar,
     order: object,
-    axes: list[int] | None,
+    pair: tuple[int, int],
     keepdims: bool,
 ) -> Resolved:
-    if t.ndim != 2 or (axes is not None and sorted(axes) != [0, 1]):
-        raise UnsupportedError("np.linalg.norm: matrix norms are supported for 2-D arrays")
+    """The matrix norm over the axes `pair` (row axis, column axis) of an array of any ndim:
+    the two axes are moved last in increasing order, so that each matrix is one row of a 2-D
+    C array, and the kernel sums along whichever of them is the row axis."""
     if order in (2, -2, "nuc"):
         raise UnsupportedError(
             f"np.linalg.norm(ord={order!r}) of a matrix needs singular values (an SVD), "
             "which compiled code does not compute"
         )
+    axes = sorted(pair)
+    vec = T.Array(dtype, 1, "C")
     if order in (None, "fro", "f"):
-        # the Frobenius norm: the two-norm of all the items
-        k = call_kernel(
-            vector_norm_rows,
-            [T.Array(dtype, 2, "C"), T.Array(dtype, 1, "C"), T.I64, dtype, T.Array(dtype, 1, "C")],
-        )
+        # the Frobenius norm: the two-norm of each matrix's items
+        k = call_kernel(vector_norm_rows, [T.Array(dtype, 2, "C"), vec, T.I64, dtype, vec])
         code = 0
     elif order in _MATRIX_CODES:
-        vec = T.Array(dtype, 1, "C")
-        k = call_kernel(matrix_norm, [T.Array(dtype, 2, "C"), T.I64, vec, vec])
-        code = _MATRIX_CODES[order]  # type: ignore[index]
+        k = call_kernel(
+            matrix_norm_rows, [T.Array(dtype, 2, "C"), T.I64, T.I64, T.I64, vec, vec, vec]
+        )
+        code = _matrix_code(order, pair)
     else:
         raise TypingError("np.linalg.norm: invalid norm order for matrices")
-    result: T.Type = T.Array(dtype, 2, "C") if keepdims else dtype
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        if code == 0 and order in (None, "fro", "f"):
-            r = rows(b, v[0], None, dtype)
-            out = L.allocate(b, dtype, [i64(1)], "C")
+        r = rows(b, v[0], axes, dtype)
+        out = L.allocate(b, dtype, [r.count], "C")
+        if code == 0:
             work = L.allocate(b, dtype, [r.length], "C")
             k.lower(b, [r.rows, out, i64(0), ir.Const(0.0, type=dtype), work], {})  # type: ignore[misc]
-            value = L.load(b, L.data_of(b, out), dtype)
         else:
-            r = rows(b, v[0], [0, 1], dtype)
-            shapes = L.shapes_of(b, v[0])
-            size = i64(dtype.dtype.itemsize)
-            m2 = L.make_view(
-                b,
-                r.rows,
-                T.Array(dtype, 2, "C"),
-                L.data_of(b, r.rows),
-                shapes,
-                [b.binop("mul", shapes[1], size), size],
-            )
-            space = L.allocate(b, dtype, [b.binop("add", shapes[0], shapes[1])], "C")
-            work = L.allocate(b, dtype, [shapes[1]], "C")
-            value = k.lower(b, [m2, i64(code), space, work], {})  # type: ignore[misc]
-        if not keepdims:
-            return value
-        out = L.allocate(b, dtype, [i64(1), i64(1)], "C")
-        L.store(b, L.data_of(b, out), value)
-        return out
+            nrows, ncols = r.along
+            space = L.allocate(b, dtype, [b.binop("add", nrows, ncols)], "C")
+            work = L.allocate(b, dtype, [ncols], "C")
+            k.lower(b, [r.rows, nrows, ncols, i64(code), out, space, work], {})  # type: ignore[misc]
+        return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
 
     return Resolved(
-        (None,) * len(args), result, lower, kwargs=dict.fromkeys(kwargs), may_raise=True
+        (None,) * len(args),
+        reduced_type(dtype, t.ndim, axes, keepdims),
+        lower,
+        kwargs=dict.fromkeys(kwargs),
+        may_raise=True,
     )
+
+
+def _matrix_code(order: object, pair: tuple[int, int]) -> int:
+    """The kernel's code for `order` over the axes `pair`. The kernel sees the two axes in
+    increasing order; NumPy sums over the row axis (pair[0]) for ord 1 and -1 and over the
+    column axis for inf and -inf, so a row axis after the column axis swaps column sums (1,
+    -1) for row sums (2, -2) and back."""
+    code = _MATRIX_CODES[order]  # type: ignore[index]
+    if pair[0] > pair[1]:
+        code = {1: 2, 2: 1, -1: -2, -2: -1}[code]
+    return code
+
+
+def _matrix_pair(op: Operand | None, ndim: int) -> tuple[int, int]:
+    """(row axis, column axis) of a 2-tuple `axis=` as given, normalized but not sorted
+    (`axes_arg` sorts them and has checked them); (0, 1) without one."""
+    if op is None or not op.is_const or not isinstance(op.const, tuple):
+        return (0, 1)
+    row, col = op.const
+    return (row % ndim, col % ndim)

@@ -8,6 +8,7 @@ extra."""
 
 from __future__ import annotations
 
+import ctypes
 from typing import Any
 
 import numpy as np
@@ -548,3 +549,201 @@ def test_solve_of_stacks_broadcasts(
     both = _same_outcome(solve, a, b)
     if both is not None:
         _close(*both, _eps(a, b), 10.0)
+
+
+# --- NaN and inf, and tolerances near the largest float ----------------------------------------
+
+
+def pinv_rtol(a, rtol):
+    return np.linalg.pinv(a, rtol=rtol)
+
+
+def pinv_rtol_none(a):
+    return np.linalg.pinv(a, rtol=None)
+
+
+def matrix_rank_rtol(a, rtol):
+    return np.linalg.matrix_rank(a, rtol=rtol)
+
+
+def lstsq_vector_rhs(a):
+    return np.linalg.lstsq(a, np.ones(a.shape[0]))
+
+
+def lstsq_no_rhs(a):
+    return np.linalg.lstsq(a, np.zeros((a.shape[0], 0)))
+
+
+def _drain(capfd: pytest.CaptureFixture[str]) -> str:
+    """What was written to stdout and stderr since the last call, C's buffered stdout (where
+    LAPACK's xerbla prints) flushed first."""
+    ctypes.CDLL(None).fflush(None)
+    out, err = capfd.readouterr()
+    return out + err
+
+
+def _lapack_said_nothing(capfd: pytest.CaptureFixture[str]) -> None:
+    """LAPACK's xerbla prints "On entry to DLASCL parameter number 4 had an illegal value"
+    when handed a NaN (NumPy's own lstsq does): compiled code must not get that far."""
+    said = _drain(capfd)
+    assert "illegal value" not in said, said
+
+
+NAN_MATRICES = [
+    np.array([[np.nan, 1.0], [1.0, 1.0]]),
+    np.array([[1.0, 2.0], [np.nan, 1.0], [0.0, 1.0]]),
+    np.array([[np.inf, np.nan], [1.0, 1.0]]),
+    np.array([[np.nan, 1.0], [1.0, 1.0]], dtype=np.complex128),
+    np.array([[1.0, np.nan], [1.0, 1.0]], dtype=np.float32),
+]
+
+
+@pytest.mark.parametrize("f", [svd, svd_reduced, singular_values, matrix_rank, pinv])
+@pytest.mark.parametrize("a", NAN_MATRICES, ids=range(len(NAN_MATRICES)))
+def test_svd_of_a_matrix_with_nan_raises_as_numpy(
+    f: Any, a: np.ndarray, capfd: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(LinAlgError, match="SVD did not converge"):
+        f(a)
+    _drain(capfd)
+    with pytest.raises(LinAlgError, match="SVD did not converge"):
+        compiled(f)(a)
+    _lapack_said_nothing(capfd)
+
+
+def test_svd_of_a_stack_with_nan_raises_as_numpy() -> None:
+    a = np.ones((3, 2, 2))
+    a[1, 0, 1] = np.nan
+    for f in (singular_values, matrix_rank, pinv):
+        with pytest.raises(LinAlgError, match="SVD did not converge"):
+            f(a)
+        with pytest.raises(LinAlgError, match="SVD did not converge"):
+            compiled(f)(a)
+
+
+INF_MATRICES = [
+    np.array([[np.inf, 1.0], [1.0, 1.0]]),
+    np.array([[-np.inf, 1.0], [1.0, 1.0]], dtype=np.float32),
+    np.array([[np.inf, 1.0], [1.0, 1.0]], dtype=np.complex128),
+]
+
+
+@pytest.mark.parametrize("a", INF_MATRICES, ids=range(len(INF_MATRICES)))
+def test_svd_of_a_matrix_with_inf_is_nan_as_numpys(a: np.ndarray) -> None:
+    """?gesdd does not fail for an inf: NumPy's singular values are NaN, its rank 0, and
+    pinv, which drops every NaN value but still multiplies their (here NaN, for the complex
+    matrix) vectors by 0, NaN or 0 as its u is."""
+    for f in (singular_values, matrix_rank, pinv, pinv_rtol_none):
+        both = _same_outcome(f, a)
+        assert both is not None
+        got, expected = both
+        assert np.asarray(got).dtype == np.asarray(expected).dtype
+        np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("f", [lstsq_vector_rhs, lstsq_no_rhs])
+@pytest.mark.parametrize(
+    "a", [*NAN_MATRICES, *INF_MATRICES], ids=range(len(NAN_MATRICES) + len(INF_MATRICES))
+)
+def test_lstsq_of_a_matrix_with_nan_or_inf_raises_as_numpy(
+    f: Any, a: np.ndarray, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """NumPy's ?gelsd fails (info -4, after LAPACK prints its complaints) for an inf as for a
+    NaN, with right-hand sides or without (NumPy gives it one zero column then)."""
+    with pytest.raises(LinAlgError, match="SVD did not converge in Linear Least Squares"):
+        f(a)
+    _drain(capfd)
+    with pytest.raises(LinAlgError, match="SVD did not converge in Linear Least Squares"):
+        compiled(f)(a)
+    _lapack_said_nothing(capfd)
+
+
+def test_lstsq_of_a_nan_right_hand_side_is_nan_as_numpys() -> None:
+    a = np.array([[2.0, 1.0], [1.0, 1.0], [0.0, 1.0]])
+    b = np.array([np.nan, 1.0, 2.0])
+    (x, res, rank, s), (ex, eres, erank, es) = _same_outcome(lstsq, a, b)  # type: ignore[misc]
+    assert np.isnan(x).all() and np.isnan(ex).all()
+    assert rank == erank == 2
+    np.testing.assert_allclose(s, es, rtol=1e-14)
+    assert res.shape == eres.shape
+
+
+def test_lstsq_without_right_hand_sides_ranks_as_gelsd() -> None:
+    """A negative rcond makes gelsd use eps: NumPy's rank of diag(1, 1e-20) is 1 even with
+    no right-hand sides (it hands gelsd one zero column)."""
+    a = np.array([[1.0, 0.0], [0.0, 1e-20]])
+    b = np.zeros((2, 0))
+    x, res, rank, s = compiled(lstsq_rcond)(a, b, -1.0)
+    ex, eres, erank, es = lstsq_rcond(a, b, -1.0)
+    assert rank == erank == 1
+    assert x.shape == ex.shape and res.shape == eres.shape
+    np.testing.assert_array_equal(s, es)
+
+
+@pytest.mark.parametrize("f", [eig, eigvals])
+@pytest.mark.parametrize(
+    "a", [*NAN_MATRICES[::2], *INF_MATRICES], ids=range(3 + len(INF_MATRICES))
+)
+def test_eig_of_a_matrix_with_nan_or_inf_raises_as_numpy(f: Any, a: np.ndarray) -> None:
+    with pytest.raises(LinAlgError, match="Array must not contain infs or NaNs"):
+        f(a)
+    with pytest.raises(LinAlgError, match="Array must not contain infs or NaNs"):
+        compiled(f)(a)
+
+
+def test_eig_of_a_stack_checks_every_matrix_first() -> None:
+    """A NaN in a later matrix raises NumPy's LinAlgError before an earlier matrix's complex
+    eigenvalues would raise compiled code's ValueError."""
+    a = np.array([[[0.0, -1.0], [1.0, 0.0]], [[np.nan, 0.0], [0.0, 1.0]]])
+    for f in (eig, eigvals):
+        with pytest.raises(LinAlgError, match="Array must not contain infs or NaNs"):
+            f(a)
+        with pytest.raises(LinAlgError, match="Array must not contain infs or NaNs"):
+            compiled(f)(a)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_det_and_slogdet_of_an_infinite_diagonal_keep_the_sign(dtype: str) -> None:
+    """NumPy flips a real slogdet's sign for a negative pivot (d < 0): an inf one keeps a
+    sign where d / |d| would make it NaN."""
+    for a in (
+        np.array([[np.inf, 1.0], [1.0, 1.0]], dtype=dtype),
+        np.array([[-np.inf, 1.0], [1.0, 1.0]], dtype=dtype),
+        np.array([[np.inf, 0.0], [0.0, -2.0]], dtype=dtype),
+        np.array([[[np.inf, 0.0], [0.0, -2.0]], [[1.0, 2.0], [3.0, 4.0]]], dtype=dtype),
+    ):
+        got, expected = _same_outcome(det, a)  # type: ignore[misc]
+        assert np.asarray(got).dtype == np.asarray(expected).dtype
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+        (sign, logdet), expected = _same_outcome(slogdet, a)  # type: ignore[misc]
+        assert np.asarray(sign).dtype == np.asarray(expected.sign).dtype
+        np.testing.assert_array_equal(sign, expected.sign)
+        np.testing.assert_allclose(logdet, expected.logabsdet, rtol=1e-6)
+
+
+def test_matrix_rank_tolerance_does_not_overflow_near_the_largest_float() -> None:
+    """NumPy's default tol is S.max() * (max(M, N) * eps): S.max() * max(M, N) first is inf
+    for a singular value near 1.8e308, and drops every value."""
+    a = np.array([[1e308, 1e308], [1.0, 2.0]])
+    assert compiled(matrix_rank)(a) == matrix_rank(a) == 1
+    stack = np.stack([a, a[::-1]])
+    assert np.array_equal(compiled(matrix_rank)(stack), matrix_rank(stack))
+    assert compiled(matrix_rank_rtol)(a, 1e-10) == matrix_rank_rtol(a, 1e-10) == 1
+    got, expected = _same_outcome(pinv, a)  # type: ignore[misc]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-300)
+
+
+def test_single_precision_rank_and_pinv_decide_on_float32_singular_values() -> None:
+    """For a float32 matrix NumPy's singular values are float32 (rounded from its float64
+    SVD): a tol between a value and its rounding gives NumPy's rank, not the float64
+    value's."""
+    a = np.array([[0.35, 0.82, 0.33], [-1.3, 0.91, 0.45], [-0.54, 0.58, 0.36]], np.float32)
+    s64 = np.linalg.svd(a.astype(np.float64), compute_uv=False)
+    s32 = s64.astype(np.float32).astype(np.float64)
+    assert s32[1] != s64[1]
+    tol = float(s32[1] + s64[1]) / 2
+    assert compiled(matrix_rank_tol)(a, tol) == matrix_rank_tol(a, tol)
+    assert compiled(matrix_rank_rtol)(a, tol / s32[0]) == matrix_rank_rtol(a, tol / s32[0])
+    got, expected = _same_outcome(pinv_rtol, a, tol / s32[0])  # type: ignore[misc]
+    assert got.dtype == expected.dtype == np.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
