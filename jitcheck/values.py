@@ -29,7 +29,9 @@ def fresh_copy(value: Any) -> Any:
         return tuple(fresh_copy(v) for v in value)
     if isinstance(value, np.random.Generator):
         return copy.deepcopy(value)  # its own copy of the state: each run draws the same stream
-    return value  # scalars and None are immutable
+    if isinstance(value, list | dict | set):
+        return copy.deepcopy(value)  # a run that appends to a list must not change the next's
+    return value  # scalars, strings and None are immutable
 
 
 def _root(a: np.ndarray) -> np.ndarray:

@@ -65,7 +65,9 @@ class BoundsGuards:
         preds = fn.predecessors()
         for header, body in natural_loops(fn):  # outermost first: inner loops overwrite
             loop = _counted(header, body, idom, preds)
-            if loop is not None:
+            # a bound computed in the loop (`for x in lst` reads len(lst) at every step, and
+            # the list may grow) is no bound a preheader guard can test
+            if loop is not None and self.invariant(loop.stop, loop):
                 for block in loop.blocks:
                     self.loop_of[block] = loop
 

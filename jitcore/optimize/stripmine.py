@@ -54,18 +54,20 @@ _I64_MAX = 2**63 - 1
 
 def strip_mine_domain_loops(fn: ir.Function) -> bool:
     """Strip-mine every loop whose `math.sqrt` check a scan decides. True if any changed."""
-    loops = DomainGuards(fn, BoundsGuards(fn)).decidable_loops()
+    bounds = BoundsGuards(fn)
     changed = False
-    for loop in loops:
-        changed |= _strip_mine(fn, loop)
+    for loop in DomainGuards(fn, bounds).decidable_loops():
+        changed |= _strip_mine(fn, loop, bounds)
     return changed
 
 
-def _strip_mine(fn: ir.Function, loop: CountedLoop) -> bool:
+def _strip_mine(fn: ir.Function, loop: CountedLoop, bounds: BoundsGuards) -> bool:
     header = _header_of(loop)
     term = header.terminator if header is not None else None
     stop = _stop_tested(term.cond) if isinstance(term, ir.Branch) else None
     if stop is None or loop.counter.type != T.I64 or stop.type != T.I64:
+        return False
+    if not bounds.invariant(stop, loop):  # (`for x in lst` reads len(lst) at every step)
         return False
     assert header is not None and isinstance(term, ir.Branch)
     preheader, exit_block = loop.preheader, term.if_false

@@ -145,3 +145,14 @@ def test_every_example_also_runs_with_the_same_array_twice() -> None:
     assert same_array_variant(plan, {"a": a, "b": a, "x": 1.0}) is None  # already one
     assert same_array_variant(plan, {"a": np.ones(0), "b": np.ones(0), "x": 1.0}) is None
     assert same_array_variant(derive_plan(two, {}, {}), {"a": a, "b": b, "x": 1.0}) is None
+
+
+def test_containers_are_copied_for_each_run() -> None:
+    """A run that appends to a list argument must not hand the next run a longer list."""
+    items, table, members = [1.0, [2.0]], {"k": [1]}, {1, 2}
+    copied = fresh_copy((items, table, members))
+    copied[0].append(3.0)
+    copied[0][1].append(4.0)
+    copied[1]["k"].append(2)
+    copied[2].add(3)
+    assert (items, table, members) == ([1.0, [2.0]], {"k": [1]}, {1, 2})

@@ -5,6 +5,8 @@ of Python in both cases, including negative indices (which Python wraps) and int
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -101,3 +103,27 @@ def test_guards_hold_with_and_without_boundscheck(boundscheck: bool) -> None:
     np.testing.assert_array_equal(f(a, 4, np.zeros(17)), window_sums(a, 4, np.zeros(17)))
     g = jit(shifted, mode="compiled", boundscheck=boundscheck)
     np.testing.assert_array_equal(g(a, 3, np.zeros(20)), shifted(a, 3, np.zeros(20)))
+
+
+def copy_list_items(lst, out):  # noqa: ANN001, ANN201
+    """`for x in items` reads len(items) at every step: no bound before the loop to guard
+    with (the caller's list is copied first: the harness runs Python and compiled code on the
+    same list object)."""
+    items = lst.copy()
+    for k, x in enumerate(items):
+        out[k] = x
+        if x < 0:
+            items.append(1.0)  # the loop walks the new item too, as Python's does
+    return out, items
+
+
+def roots_of_list_positions(lst, a, out):  # noqa: ANN001, ANN201
+    for k, x in enumerate(lst):
+        out[k] = math.sqrt(a[k]) + x
+    return out
+
+
+@given(st.lists(st.floats(-2, 2), min_size=1, max_size=8), st.integers(0, 12))
+def test_loops_over_lists_check_every_index(items: list[float], n: int) -> None:
+    assert_same_arrays(copy_list_items, items, np.zeros(n))
+    assert_same_arrays(roots_of_list_positions, items, np.arange(float(n)), np.zeros(n))
