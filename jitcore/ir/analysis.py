@@ -101,6 +101,15 @@ def on_recurrences(fn: ir.Function, candidates: Sequence[ir.Instr]) -> set[ir.In
 CHECK_DEPTH = 4  # instructions from a result to the branch that tests it (isnan, and, ...)
 
 
+def _raises(block: ir.Block) -> bool:
+    """Whether `block` raises: itself, or by jumping to the release block it shares with
+    other raising blocks (`raisemerge`)."""
+    term = block.terminator
+    if isinstance(term, ir.Jump):
+        term = term.target.terminator
+    return isinstance(term, ir.Raise | ir.Reraise | ir.RaiseValue)
+
+
 def checked_by_raise(fn: ir.Function, candidates: Sequence[ir.Instr]) -> set[ir.Instr]:
     """Those of `candidates` whose result is tested (within `CHECK_DEPTH` instructions) by a
     branch to a block that raises (`math.exp`'s OverflowError): the loop around them has an
@@ -112,9 +121,7 @@ def checked_by_raise(fn: ir.Function, candidates: Sequence[ir.Instr]) -> set[ir.
             for op in instr.operands():
                 users.setdefault(op, []).append(instr)
         term = block.terminator
-        if isinstance(term, ir.Branch) and any(
-            isinstance(succ.terminator, ir.Raise) for succ in term.successors()
-        ):
+        if isinstance(term, ir.Branch) and any(_raises(succ) for succ in term.successors()):
             tested.add(term.cond)
     found: set[ir.Instr] = set()
     for start in candidates:

@@ -10,7 +10,12 @@ import pytest
 
 from jitcore import codegen
 from jitcore.codegen.kernel import emitted_classes
-from jitcore.codegen.mathfns import COMPLEX_LIBM, MATH_FUNCTIONS, OVERFLOW_CHECKS
+from jitcore.codegen.mathfns import (
+    COMPLEX_LIBM,
+    INTEGER_INTRINSICS,
+    MATH_FUNCTIONS,
+    OVERFLOW_CHECKS,
+)
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
@@ -222,7 +227,11 @@ def test_the_cases_cover_every_low_ir_class_and_codegen_has_one_emitter_each() -
 @pytest.mark.parametrize("name", sorted(MATH_FUNCTIONS))
 def test_every_maths_intrinsic_name_has_code(name: str) -> None:
     arity = {"fma": 3, "powmod": 3, "cpow": 2}.get(name, 2 if name in _BINARY else 1)
-    t = T.I64 if name in {"ipow", "gcd", "powmod"} | OVERFLOW_CHECKS else T.F64
+    t = (
+        T.I64
+        if name in {"ipow", "gcd", "powmod"} | OVERFLOW_CHECKS | INTEGER_INTRINSICS
+        else T.F64
+    )
     t = T.C128 if name in COMPLEX_LIBM else t
     result = T.BOOL if name in OVERFLOW_CHECKS else t
 
@@ -246,6 +255,7 @@ _BINARY = {
     "ipow",
     "gcd",
     *OVERFLOW_CHECKS,
+    *INTEGER_INTRINSICS,
 }
 
 
