@@ -49,7 +49,7 @@ def redirect_raises(fn: ir.Function, part_of: dict[ir.Block, Part]) -> None:
         marker = part_of.get(block)
         if marker is None or marker not in state_of:
             continue
-        value = _exception_value(fn, block)
+        value = exception_value(fn, block)
         if value is None:
             continue
         state = state_of[marker]
@@ -64,9 +64,10 @@ def redirect_raises(fn: ir.Function, part_of: dict[ir.Block, Part]) -> None:
     fn.exc_regions.clear()
 
 
-def _exception_value(fn: ir.Function, block: ir.Block) -> ir.Value | None:
+def exception_value(fn: ir.Function, block: ir.Block) -> ir.Value | None:
     """The descriptor `block` raises (appending what computes it), or None if it raises
-    nothing."""
+    nothing: what a `try` dispatches on, and what a shared release block (`raisemerge`)
+    raises."""
     term = block.terminator
     if isinstance(term, ir.Raise):
         desc = ir.ExcRaised(term.exc, term.message, name=fn.fresh_name("exc"), type=T.PTR)

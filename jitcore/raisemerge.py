@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.lower_try import exception_value
 
 
 def merge_identical_raises(fn: ir.Function) -> bool:
@@ -76,15 +77,15 @@ def _released(decrefs: list[ir.Instr]) -> tuple[int, ...]:
 
 def _share_releases(fn: ir.Function) -> bool:
     """Give raising blocks that release the same references one release block between them."""
-    groups: dict[tuple[int, ...], list[ir.Block]] = {}
+    groups: dict[tuple[int, ...], list[tuple[ir.Block, list[ir.Instr]]]] = {}
     for block in fn.blocks[1:]:
         decrefs = _release_tail(block)
         if decrefs:
-            groups.setdefault(_released(decrefs), []).append(block)
+            groups.setdefault(_released(decrefs), []).append((block, decrefs))
     changed = False
-    for blocks in groups.values():
-        if len(blocks) > 1:
-            _funnel(fn, blocks)
+    for tails in groups.values():
+        if len(tails) > 1:
+            _funnel(fn, tails)
             changed = True
     return changed
 
@@ -105,26 +106,17 @@ def _release_tail(block: ir.Block) -> list[ir.Instr]:
     return tail
 
 
-def _funnel(fn: ir.Function, blocks: list[ir.Block]) -> None:
-    """One block releasing what each of `blocks` releases and raising what it raised."""
+def _funnel(fn: ir.Function, tails: list[tuple[ir.Block, list[ir.Instr]]]) -> None:
+    """One block releasing what each of the raising blocks releases (its tail of releases)
+    and raising what it raised."""
+    first, first_tail = tails[0]
     shared = fn.new_block("release")
     descriptor = ir.Phi({}, name=fn.fresh_name("exc"), type=T.PTR)
-    shared.instrs = [descriptor, *_release_tail(blocks[0])]
-    shared.terminator = ir.RaiseValue(descriptor, loc=blocks[0].terminator.loc)  # type: ignore[union-attr]
-    for block in blocks:
-        kept = block.instrs[: len(block.instrs) - len(_release_tail(block))]
-        term = block.terminator
-        if isinstance(term, ir.Raise):
-            value: ir.Value = ir.ExcRaised(
-                term.exc, term.message, name=fn.fresh_name("exc"), type=T.PTR, loc=term.loc
-            )
-            kept.append(value)  # type: ignore[arg-type]
-        elif isinstance(term, ir.Reraise):
-            value = ir.CallStatus(term.call, name=fn.fresh_name("exc"), type=T.PTR, loc=term.loc)
-            kept.append(value)  # type: ignore[arg-type]
-        else:
-            assert isinstance(term, ir.RaiseValue)
-            value = term.value
-        block.instrs = kept
+    shared.instrs = [descriptor, *first_tail]
+    shared.terminator = ir.RaiseValue(descriptor, loc=first.terminator.loc)  # type: ignore[union-attr]
+    for block, tail in tails:
+        block.instrs = block.instrs[: len(block.instrs) - len(tail)]
+        value = exception_value(fn, block)
+        assert value is not None  # a raising block
         descriptor.incoming[block] = value
-        block.terminator = ir.Jump(shared, loc=term.loc)  # type: ignore[union-attr]
+        block.terminator = ir.Jump(shared, loc=block.terminator.loc)  # type: ignore[union-attr]

@@ -718,7 +718,6 @@ def _holds_opaque(t: T.Type) -> bool:
 # (False): a bool for a scalar, one entry per item for a tuple (`(x, a[0])` is `(True, False)`).
 Origin = bool | tuple["Origin", ...]
 
-_WEAK_ARG_TYPES = (T.I64, T.F64, T.C128, T.BOOL)
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
 
 # Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
@@ -737,7 +736,7 @@ def _arg_origin(t: T.Type | None) -> Origin:
         return cast(Origin, lists.item_origin(t.item))
     if isinstance(t, T.Tuple):
         return tuple(_arg_origin(i) for i in t.items)
-    return t in _WEAK_ARG_TYPES
+    return t in lists.PYTHON_ITEMS  # the types Python numbers have as arguments
 
 
 def _const_origin(value: object) -> Origin:

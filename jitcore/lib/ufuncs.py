@@ -41,11 +41,7 @@ def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Res
     if isinstance(result, T.Array) and result.ndim == 0:
 
         def lower_0d(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            xs = [
-                L.load(b, L.data_of(b, x), x.type.dtype) if isinstance(x.type, T.Array) else x
-                for x in recipe.prepare(b, v)
-            ]
-            return b.cast(recipe.fn(b, xs), recipe.out)
+            return b.cast(recipe.fn(b, _items_of_0d(b, recipe.prepare(b, v))), recipe.out)
 
         return Resolved((None,) * arg_count, result.dtype, lower_0d)
 
@@ -55,6 +51,14 @@ def _elementwise_resolved(arg_count: int, result: T.Type, recipe: Recipe) -> Res
     resolved = Resolved((None,) * arg_count, result, lower)
     resolved.elementwise = recipe
     return resolved
+
+
+def _items_of_0d(b: LowBuilder, operands: list[ir.Value]) -> list[ir.Value]:
+    """The operands of an elementwise operation on numbers and 0-d arrays, as numbers."""
+    return [
+        L.load(b, L.data_of(b, x), x.type.dtype) if isinstance(x.type, T.Array) else x
+        for x in operands
+    ]
 
 
 # --- NumPy dtype resolution ---------------------------------------------------------------
@@ -650,10 +654,7 @@ def _where_0d(recipe: Recipe) -> Lowerer:
     its result is not unwrapped to a scalar as `_elementwise_resolved` unwraps a ufunc's)."""
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        xs = [
-            L.load(b, L.data_of(b, x), x.type.dtype) if isinstance(x.type, T.Array) else x
-            for x in recipe.prepare(b, v)
-        ]
+        xs = _items_of_0d(b, recipe.prepare(b, v))
         arr = L.allocate(b, recipe.out, [], "C")
         L.store(b, L.data_of(b, arr), b.cast(recipe.fn(b, xs), recipe.out))
         return arr
@@ -682,15 +683,14 @@ def _clip_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
         if out.is_float:  # no bound on that side
             unbounded = ir.Const(float("-inf") if lower_side else float("inf"), type=out)
             return b.select(beyond, unbounded, b.cast(v, out))
-        if not out.is_int or out == T.I64:
+        if not out.is_int:
             return v
-        if out == T.U64:  # a negative lower bound clips nothing; a negative upper one raises
-            if lower_side:
-                v = b.select(beyond, ir.Const(0, type=T.I64), v)
-            return check_weak_ints(b, v, op, out)
+        # the widest bound of `out` a Python int can be (uint64's top is past int64's: a bound
+        # there is the int itself); a bound beyond the other end raises, as NumPy's
         out_info = np.iinfo(out.dtype)
-        widest = ir.Const(int(out_info.min if lower_side else out_info.max), type=T.I64)
-        return check_weak_ints(b, b.select(beyond, widest, v), op, out)
+        widest = int(out_info.min) if lower_side else min(int(out_info.max), 2**63 - 1)
+        clamped = b.select(beyond, ir.Const(widest, type=T.I64), v)
+        return check_weak_ints(b, clamped, op, out)
 
     def prepare(b: LowBuilder, v: list[ir.Value]) -> list[ir.Value]:
         return [v[0], bound(b, v[1], args[1], True), bound(b, v[2], args[2], False)]

@@ -63,7 +63,7 @@ class DomainGuards:
         self._stores: dict[CountedLoop, list[ir.Value] | None] = {}
         for block in fn.blocks:
             loop = self.loop_of.get(block)
-            if loop is not None and loop not in self._stores and any(map(_is_sqrt, block.instrs)):
+            if loop is not None and loop not in self._stores and any(map(is_sqrt, block.instrs)):
                 self._stores[loop] = self._find_stores(loop)
         self._made: dict[tuple[CountedLoop, ir.Value, ir.Value], ir.Value] = {}
 
@@ -78,7 +78,7 @@ class DomainGuards:
                 if self.loop_of.get(block) is not loop:
                     continue  # an inner loop's block
                 for instr in block.instrs:
-                    if _is_sqrt(instr) and self._element_of(_argument(instr), loop) is not None:
+                    if is_sqrt(instr) and self._element_of(_argument(instr), loop) is not None:
                         found[loop] = None
         return list(found)
 
@@ -92,7 +92,7 @@ class DomainGuards:
     ) -> ir.Value | None:
         """A bool, computed in the loop's preheader, that holds only if the argument of this
         `math.sqrt` call is not negative in any iteration; None when no scan can decide it."""
-        if not _is_sqrt(call):
+        if not is_sqrt(call):
             return None
         loop = self.loop_of.get(block)
         if loop is None or loop.preheader not in lowered_end:
@@ -209,7 +209,7 @@ def _argument(call: ir.Instr) -> ir.Value:
     return arg.value if isinstance(arg, ir.Cast) else arg
 
 
-def _is_sqrt(instr: ir.Instr) -> bool:
+def is_sqrt(instr: ir.Instr) -> bool:
     return (
         isinstance(instr, ir.Call)
         and isinstance(instr.func, ir.Const)

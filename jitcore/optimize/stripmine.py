@@ -41,7 +41,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.ir.markers import range_more
-from jitcore.optimize.domainguards import DomainGuards
+from jitcore.optimize.domainguards import DomainGuards, is_sqrt
 from jitcore.optimize.guards import BoundsGuards, CountedLoop
 
 # Iterations of a chunk. Measured on `sqrt_elementwise` (1M float64, Rocket Lake): 2048 ran
@@ -53,7 +53,11 @@ _I64_MAX = 2**63 - 1
 
 
 def strip_mine_domain_loops(fn: ir.Function) -> bool:
-    """Strip-mine every loop whose `math.sqrt` check a scan decides. True if any changed."""
+    """Strip-mine every loop whose `math.sqrt` check a scan decides. True if any changed.
+    (The loop analyses run only for a function that calls `math.sqrt`: `lower` makes its own
+    afterwards, and most functions have nothing to strip-mine.)"""
+    if not any(is_sqrt(instr) for _, instr in fn.instructions()):
+        return False
     bounds = BoundsGuards(fn)
     changed = False
     for loop in DomainGuards(fn, bounds).decidable_loops():
