@@ -5,7 +5,11 @@ Requires typed SSA; preserves types and results (each step still converts throug
 NumPy would give it). An elementwise operation whose array result is used only by the next one,
 in the same block with nothing in between that writes memory or may raise, merges into it: the
 merged loop runs where the consumer was, so moving the producer past an instruction that raises
-would change which error comes first (`np.power(0, a) * (1 // k)`).
+would change which error comes first (`np.power(0, a) * (1 // k)`). A producer that cannot raise
+(floats of one array shape: no broadcast error, no integer-power error) also moves past calls
+that only read arrays and return a new value, such as reductions and products, which may raise
+themselves: `(x - x.mean()) / x.std()` and `-Y * np.dot(X, w)` become one loop each. (Only
+running out of memory can tell the difference: the producer's allocation is gone.)
 
     t1 = mul 0.5 a; t2 = mul 0.5 b; t3 = mul t2 c; t4 = add t1 t3
         ->  t4 = call @fused_elementwise(a, b, c)     (one loop, one allocation)
@@ -72,10 +76,47 @@ def _fusable_operand(block: ir.Block, index: int, uses: dict[ir.Value, int]) -> 
         if op not in block.instrs or (isinstance(op, ir.Call) and op.kwargs):
             continue
         between = block.instrs[block.instrs.index(op) + 1 : index]
-        if not all(_movable_past(i) for i in between):  # side effects or a possible error
-            continue
-        return op
+        if all(_movable_past(i) for i in between):
+            return op
+        if _cannot_raise(op) and all(_movable_past(i) or _only_reads_arrays(i) for i in between):
+            return op
     return None
+
+
+# Operations that read their array operands and write nothing but the new value they return
+# (a scalar, or an array they allocate), by implementation name. They may raise.
+_READ_ONLY_CALLS = frozenset(
+    f"{prefix}.{name}"
+    for prefix in ("np", "array")
+    for name in (
+        "sum", "prod", "mean", "std", "var", "min", "max", "amin", "amax", "argmin", "argmax",
+        "any", "all", "dot", "vdot", "inner", "cumsum", "cumprod", "nansum", "nanmean",
+        "nanmin", "nanmax", "median", "count_nonzero", "ptp", "trace",
+    )
+) | {"np.linalg.norm", "np.matmul and @", "binop.matmul"}  # fmt: skip
+
+
+def _only_reads_arrays(instr: ir.Instr) -> bool:
+    """`instr` writes no memory an array operand of a fused loop could read (it may raise)."""
+    impl = instr.impl
+    if not isinstance(impl, Resolved) or impl.name not in _READ_ONLY_CALLS:
+        return False
+    return "out" not in getattr(instr, "kwargs", {})
+
+
+def _cannot_raise(producer: ir.Instr) -> bool:
+    """An elementwise producer that raises in no case: float or complex values only (integer
+    powers and divisions may raise) and one array operand (no shapes to disagree)."""
+    kinds_ok = all(
+        isinstance(v.type, T.Scalar | T.Array) and _dtype(v.type).kind in "fc"
+        for v in [*_leaves(producer), producer]
+    )
+    arrays = {id(v) for v in _leaves(producer) if isinstance(v.type, T.Array)}
+    return kinds_ok and len(arrays) == 1
+
+
+def _dtype(t: T.Type) -> T.Scalar:
+    return t.dtype if isinstance(t, T.Array) else cast(T.Scalar, t)
 
 
 def _movable_past(instr: ir.Instr) -> bool:

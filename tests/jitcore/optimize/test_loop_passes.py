@@ -138,6 +138,51 @@ def test_fusion_across_views_preserves_results_and_errors(disabled, a, b, s) -> 
     assert_same_arrays(runtime_step_expression, a, b, s, disable_passes=disabled)
 
 
+def standardize(x, w):  # noqa: ANN001, ANN201
+    return (x - x.mean()) / np.linalg.norm(w) + x @ w
+
+
+def negated_times_product(X, Y, w):  # noqa: ANN001, ANN201
+    return -Y * np.dot(X, w)
+
+
+def sum_before_a_failing_product(a, b, X, w):  # noqa: ANN001, ANN201
+    return (a + b) * np.dot(X, w)  # a + b may fail to broadcast: it stays before the product
+
+
+def test_fusion_moves_a_producer_that_cannot_raise_past_read_only_calls() -> None:
+    x = np.arange(4.0)
+    f = compiled(standardize)
+    f(x, x)
+    text = f.inspect("optimize")
+    assert text.count("fused_elementwise") == 1 and " sub " not in text and " div " not in text
+    g = compiled(negated_times_product)
+    g(np.ones((3, 2)), np.ones(3), np.ones(2))
+    assert "neg " not in g.inspect("optimize")
+    h = compiled(sum_before_a_failing_product)
+    h(x, x, np.ones((4, 2)), np.ones(2))
+    assert " add " in h.inspect("optimize")
+
+
+@pytest.mark.parametrize("disabled", [(), ("fusion",)])
+@given(
+    a=arrays_1d, b=arrays_1d, rows=st.integers(0, 4), cols=st.integers(0, 3), k=st.integers(0, 3)
+)
+def test_fusion_past_read_only_calls_preserves_results_and_errors(
+    disabled,
+    a,
+    b,
+    rows,
+    cols,
+    k,  # noqa: ANN001
+) -> None:
+    X = np.arange(rows * cols, dtype=np.float64).reshape(rows, cols) - 2.5
+    w = np.linspace(-1.0, 1.0, k)
+    assert_same_arrays(standardize, a, b, disable_passes=disabled)  # x @ w: shapes must agree
+    assert_same_arrays(negated_times_product, X, a, w, disable_passes=disabled)
+    assert_same_arrays(sum_before_a_failing_product, a, b, X, w, disable_passes=disabled)
+
+
 def test_inlining_replaces_small_callees_and_keeps_their_exceptions() -> None:
     from tests.jitcore.e2e import calls_helpers as h
 

@@ -3,6 +3,8 @@ results (compiled with the pass against compiled without it, on Hypothesis input
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,6 +55,44 @@ no:
     assert fold_constants(fn)
     text = print_ir(fn)
     assert "br" not in text and "yes:" not in text and "t2 = mul 5 a : i64" in text
+
+
+def test_constfold_folds_float_division_and_sqrt_of_constants() -> None:
+    fn = ir(
+        """func f() -> f64 {
+entry:
+  t1 = div 2.0 3.141592653589793 : f64
+  t2 = call @math.sqrt(t1) : f64
+  t3 = div 1 3 : f64
+  t4 = add t2 t3 : f64
+  return t4
+}"""
+    )
+    assert fold_constants(fn)
+    assert print_ir(fn).splitlines()[2].strip() == f"return {math.sqrt(2 / math.pi) + 1 / 3!r}"
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "div 1.0 0.0",  # ZeroDivisionError at run time
+        "div 9007199254740993 3",  # beyond 2**53: the machine rounds the int first
+        "call @math.sqrt(-1.0)",  # ValueError at run time
+    ],
+)
+def test_constfold_leaves_division_and_sqrt_that_raise_or_round(expr: str) -> None:
+    fn = ir(f"func f() -> f64 {{\nentry:\n  t1 = {expr} : f64\n  return t1\n}}")
+    fold_constants(fn)
+    assert expr in print_ir(fn)
+
+
+@pytest.mark.parametrize("x", [2.0, 0.0, -0.0, 1e-300, 2**53 + 1, -3.0])
+def test_folded_division_and_sqrt_equal_the_compiled_ones(x: float) -> None:
+    def sqrt_of_ratio(y):  # noqa: ANN001, ANN202
+        return math.sqrt(2 / 3.0) + y / 7, 1 / 3 + 2**53 / 3
+
+    f = jit(sqrt_of_ratio, mode="compiled")
+    assert f(x) == sqrt_of_ratio(x)
 
 
 def test_constfold_wraps_ints_and_leaves_division_by_zero() -> None:
