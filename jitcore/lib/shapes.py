@@ -426,6 +426,37 @@ register_method(T.Array, "swapaxes", params="axis1: axis, axis2: axis", notes="a
 )
 
 
+def _moveaxis_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    """`np.moveaxis(a, source, destination)`: a view with the axes `source` (constant ints)
+    moved to the positions `destination`, the others keeping their order."""
+    named = dict(zip(("a", "source", "destination"), args)) | kwargs
+    if len(args) > 3 or set(named) != {"a", "source", "destination"}:
+        return None
+    t = array_of(named["a"], "moveaxis")
+    source = const_axes(named["source"], t.ndim, "moveaxis source") or ()
+    destination = const_axes(named["destination"], t.ndim, "moveaxis destination") or ()
+    if len(source) != len(destination):
+        raise TypingError(
+            "moveaxis: `source` and `destination` arguments must have the same number of elements"
+        )
+    perm = [k for k in range(t.ndim) if k not in source]
+    for dest, src in sorted(zip(destination, source)):
+        perm.insert(dest, src)
+    order = tuple(perm)
+    positional = len(args)
+    return Resolved(
+        (None,) * positional,
+        _permuted_type(t, order),
+        lambda b, v, kw: permuted(b, v[0] if v else kw["a"], order),
+        kwargs={k: None for k in kwargs},
+    )
+
+
+register_function(np.moveaxis, params="a: array, source: axis, destination: axis", notes="a view")(
+    _moveaxis_rule
+)
+
+
 def _squeeze_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     axis_op = kwargs.pop("axis", args[1] if len(args) > 1 else None)

@@ -1,7 +1,7 @@
 """Shapes and views compiled against NumPy on arrays of every layout: reshape (-1, views of
 contiguous arrays, copies otherwise, NumPy's ValueErrors), ravel, flatten, transpose,
-swapaxes, squeeze, expand_dims, atleast_nd, broadcast_to and .T. Whether a result is a view
-is checked by writing through it and comparing the argument afterwards."""
+swapaxes, moveaxis, squeeze, expand_dims, atleast_nd, broadcast_to and .T. Whether a result
+is a view is checked by writing through it and comparing the argument afterwards."""
 
 from __future__ import annotations
 
@@ -97,6 +97,28 @@ def test_transpose_of_1d_and_2d(a: np.ndarray) -> None:
     assert_same_arrays(transposes_2d, a)
 
 
+def moved_axes(a):  # noqa: ANN001, ANN201
+    x = np.moveaxis(a, 0, -1)
+    y = np.moveaxis(a, (0, 1), (2, 0))
+    z = np.moveaxis(a, source=-1, destination=1)
+    if z.size:
+        z[0, 0, 0] = 7  # views: `a` changes
+    return x, y, z, a
+
+
+@given(arrays(min_dims=3, max_dims=3))
+def test_moveaxis_is_a_view_with_numpys_axis_order(a: np.ndarray) -> None:
+    assert_same_arrays(moved_axes, a)
+
+
+def moveaxis_mismatch(a):  # noqa: ANN001, ANN201
+    return np.moveaxis(a, (0, 1), 0)
+
+
+def moveaxis_repeated(a):  # noqa: ANN001, ANN201
+    return np.moveaxis(a, (0, 0), (1, 0))
+
+
 def squeeze_expand(a):  # noqa: ANN001, ANN201
     e = np.expand_dims(a, 0)
     f = np.expand_dims(a, (1, -1))
@@ -165,7 +187,12 @@ def transpose_wrong_axes(a):  # noqa: ANN001, ANN201
 
 @pytest.mark.parametrize(
     ("f", "message"),
-    [(squeeze_no_axis, "squeeze needs axis="), (transpose_wrong_axes, "repeated axis")],
+    [
+        (squeeze_no_axis, "squeeze needs axis="),
+        (transpose_wrong_axes, "repeated axis"),
+        (moveaxis_mismatch, "same number of elements"),
+        (moveaxis_repeated, "repeated axis"),
+    ],
 )
 def test_shape_errors_known_while_compiling(f, message) -> None:  # noqa: ANN001
     with pytest.raises(TypingError, match=message):
