@@ -34,6 +34,8 @@ from jitcore.lib import (
     nprandomrng,
     npsort,
     npstats,
+    npmore,
+    npselect,
     npufuncs,
     operators,
     pyextras,
@@ -69,6 +71,8 @@ RULE_MODULES = (
     joining,
     creation,
     excformat,
+    npselect,
+    npmore,
 )
 
 BEGIN = "<!-- supported:begin -->"
