@@ -46,6 +46,7 @@ from jitcore.lib.registry import (
     name_operation,
 )
 from jitcore.listinfer import ListInference, check_lists_typed, origin
+from jitcore.liveblocks import Liveness, prune
 from jitcore.starcall import is_spread, resolve_spread_call
 
 # Resolves a call of another jitted function: (dispatcher, positional, keyword) -> Resolved.
@@ -97,6 +98,10 @@ class _Inference:
         self.refining = False
         self.defer_none = False  # see `run`
         self.lists = ListInference()  # the item types of `[]` and other list literals
+        # The blocks typed in the latest sweep: a branch whose condition typing decides
+        # (`if a.ndim == 1:`) leaves the other way untyped (`liveblocks`).
+        self.liveness = Liveness(fn.blocks[0])
+        self.block = fn.blocks[0]  # the block being typed (its phis' incoming edges)
 
     # --- operands -------------------------------------------------------------------------
 
@@ -131,6 +136,7 @@ class _Inference:
         return all(
             instr.type is not None and not isinstance(instr.type, T.Bottom)
             for block in order
+            if self.liveness.is_live(block)
             for instr in block.instrs
         )
 
@@ -146,7 +152,12 @@ class _Inference:
                     hint="give loop variables one type before the loop",
                 )
             changed = False
+            self.liveness = Liveness(order[0])
             for block in order:
+                self.block = block
+                if not self.liveness.is_live(block):
+                    self.liveness.leave(block)
+                    continue
                 for instr in block.instrs:
                     before = self.origin.get(instr)
                     new = self.lists.observe(instr, self.infer(instr), self.operand)
@@ -156,6 +167,7 @@ class _Inference:
                     # a value that stops being a Python number changes the rules its users
                     # follow (`/` by zero raises or not) even where no type changes
                     changed = changed or self.origin.get(instr) != before
+                self.liveness.leave(block)
             changed = changed or self.refining
             self.refining = False
             changed = self.lists.take_changed() or changed
@@ -192,7 +204,7 @@ class _Inference:
         origin: Origin | None = None
         if self.defer_none and self._only_none_so_far(phi):
             return None
-        for v in phi.incoming.values():
+        for v in self._live_incoming(phi):
             t = self.type_of(v)
             if t is None or isinstance(t, T.Bottom):
                 continue
@@ -236,9 +248,17 @@ class _Inference:
                 strong = joined
         return strong
 
+    def _live_incoming(self, phi: ir.Phi) -> list[ir.Value]:
+        """The values `phi` (in the block being typed) can receive: not along dead edges."""
+        return [
+            v
+            for pred, v in phi.incoming.items()
+            if not self.liveness.edge_is_dead(pred, self.block)
+        ]
+
     def _only_none_so_far(self, phi: ir.Phi) -> bool:
         """Some input is still untyped and every typed one is None."""
-        types = [self.type_of(v) for v in phi.incoming.values()]
+        types = [self.type_of(v) for v in self._live_incoming(phi)]
         typed = [t for t in types if t is not None and not isinstance(t, T.Bottom)]
         return len(typed) < len(types) and all(isinstance(t, T.NoneType) for t in typed)
 
@@ -821,6 +841,7 @@ def infer_types(
     jitted functions; `self_return` is the assumed return type of recursive calls."""
     inference = _Inference(fn, arg_types, resolve_callee, self_return)
     complete = inference.run()
+    prune(fn)  # the branches typing decided, and the blocks only they reached
     _check_containers_typed(fn)
     check_lists_typed(fn)
     for _, instr in fn.instructions():

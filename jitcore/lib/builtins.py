@@ -1,9 +1,12 @@
 """Python builtins on scalars and tuples: abs, min, max, int, float, bool, complex, round,
-divmod, pow, len; plus the markers `ssa` emits for range loops and tuple unpacking."""
+divmod, pow, len, isinstance (decided while compiling); plus the markers `ssa` emits for range
+loops and tuple unpacking."""
 
 from __future__ import annotations
 
 from typing import cast
+
+import numpy as np
 
 from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
@@ -207,6 +210,78 @@ def _len(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if containers.is_runtime_type(t):
         return containers.resolve_len(args[0])
     raise TypingError(f"object of type {t} has no len()")
+
+
+# --- isinstance -------------------------------------------------------------------------------
+
+
+@register_function(
+    isinstance,
+    params="obj: number | array | tuple | list | str | dict | set | None, classinfo: const",
+    notes="decided while compiling, from the type; an answer that depends on whether a number "
+    "is a Python or a NumPy scalar is a TypingError",
+)
+def _isinstance(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    _no_kwargs("isinstance", kwargs)
+    if len(args) != 2:
+        return None
+    obj, classinfo = args[0], _classinfo(args[1])
+    if classinfo is None:
+        raise TypingError(
+            "isinstance: the second argument must be a class or a tuple of classes known "
+            "while compiling",
+            hint="name the classes directly: isinstance(x, (int, np.integer))",
+        )
+    answers = {isinstance(example, classinfo) for example in _examples(obj.type)}
+    if len(answers) != 1:
+        raise TypingError(
+            f"isinstance of a {obj.type} value cannot be decided while compiling: compiled code "
+            "does not tell a Python number from a NumPy scalar of the same type (or None "
+            "from a value)",
+            hint="accept both: isinstance(x, (int, np.integer)), isinstance(x, (float, "
+            "np.floating)); test `x is None` first",
+        )
+    return constant(answers.pop(), T.BOOL)
+
+
+def _classinfo(op: Operand) -> type | tuple | None:
+    """The class or (nested) tuple of classes `op` is while compiling, or None."""
+    return _classes(op.const if op.is_const else op.type)
+
+
+def _classes(value: object) -> type | tuple | None:
+    if isinstance(value, T.Opaque):
+        value = value.obj
+    if isinstance(value, type):
+        return value
+    items = value.items if isinstance(value, T.Tuple) else value
+    if isinstance(items, tuple):
+        classes = tuple(_classes(item) for item in items)
+        return None if any(c is None for c in classes) else classes
+    return None
+
+
+# The compiled types a Python number becomes (int, float, complex and bool arguments).
+_PYTHON_NUMBERS: dict[T.Type, object] = {T.BOOL: False, T.I64: 0, T.F64: 0.0, T.C128: 0j}
+
+
+def _examples(t: T.Type) -> list[object]:
+    """Values a compiled value of type `t` can be in Python: for a scalar both the Python
+    number and the NumPy scalar where the type has both (an int64 may be either)."""
+    if isinstance(t, T.Optional):
+        return [*_examples(t.inner), None]
+    if isinstance(t, T.Scalar):
+        numpy_value = t.dtype.type(0)
+        python_value = _PYTHON_NUMBERS.get(t)
+        return [numpy_value] if python_value is None else [python_value, numpy_value]
+    simple: dict[type, object] = {
+        T.NoneType: None, T.Str: "", T.List: [], T.Dict: {}, T.Set: set(), T.Tuple: ()
+    }  # fmt: skip
+    if type(t) in simple:
+        return [simple[type(t)]]
+    if isinstance(t, T.Array):
+        return [np.empty((0,) * t.ndim, dtype=t.dtype.dtype)]
+    raise TypingError(f"isinstance of a {t} value is not supported")
 
 
 @register_function(

@@ -150,6 +150,7 @@ SKIP: dict[str, str] = {
     "np.swapaxes": "takes constant axes, as np.transpose",
     "ndarray.swapaxes": "takes constant axes, as np.transpose",
     "np.moveaxis": "takes constant axes, as np.transpose",
+    "isinstance": "takes constant classes; tests/jitcore/test_liveblocks.py",
     "np.argsort": "equal keys may come in another order than NumPy's quicksort (documented); "
     "kind='stable' is checked in tests/jitcore/lib/test_npsort.py",
     "ndarray.argsort": "equal keys, as np.argsort",
