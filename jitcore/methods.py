@@ -36,7 +36,7 @@ from jitcore.dispatcher import Dispatcher
 from jitcore.errors import JitFallbackWarning, SourceLoc, UnsupportedError
 from jitcore.lib import variables as _variables
 from jitcore.options import ExecutionMode, JitOptions
-from jitcore.parse import parse_function
+from jitcore.parse import MadeTree, parse_function
 from jitcore.state import Module, Variable, set_binder
 
 __all__ = ["BoundMethod", "Generated", "bound_method", "generate", "path_key"]
@@ -44,15 +44,6 @@ __all__ = ["BoundMethod", "Generated", "bound_method", "generate", "path_key"]
 Path = tuple[str, ...]
 _SERIAL = itertools.count()
 _SCALARS = (bool, int, float, complex, str, bytes, type(None), np.generic, np.dtype)
-
-
-@dataclass(frozen=True)
-class MadeTree:
-    """A generated function's tree, in the coordinates of the file it came from."""
-
-    tree: ast.FunctionDef
-    filename: str
-    source: str
 
 
 @dataclass

@@ -46,6 +46,17 @@ class Environment:
         return value
 
 
+@dataclass(frozen=True)
+class MadeTree:
+    """A generated function's tree, in the coordinates of the file it came from (a method made
+    into a function by `jitcore.methods`, a lambda passed as a value by `ssa_inline`): set as
+    the function's `__jitcore_tree__`, read instead of its source."""
+
+    tree: ast.FunctionDef
+    filename: str
+    source: str
+
+
 @dataclass
 class ParsedFunction:
     func: FunctionType
@@ -55,6 +66,9 @@ class ParsedFunction:
     arg_names: list[str]
     defaults: dict[str, object]
     source: str
+    # The function objects made for its nested functions used as values (`ssa_inline`), by
+    # the id of their AST node: one object per lambda, however often the function is typed.
+    escaped: dict[int, FunctionType] = field(default_factory=dict)
 
     @property
     def name(self) -> str:

@@ -41,7 +41,7 @@ from jitcore.ir.markers import (
 from jitcore.parallel.api import prange
 from jitcore.parse import ParsedFunction
 from jitcore.ssa_format import formatted_message
-from jitcore.ssa_inline import assign_lambda, define, return_from_inlined
+from jitcore.ssa_inline import as_value, assign_lambda, define, return_from_inlined
 from jitcore.ssa_inline import call as inline_call
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
 from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
@@ -93,8 +93,6 @@ _UNSUPPORTED_STMT_HINTS = {
     ast.Match: "write the cases as if/elif/else",
 }
 _UNSUPPORTED_EXPR_HINTS = {
-    ast.Lambda: "call the lambda, or bind it to a name and call that; to pass a function to "
-    "another one, define it at module level",
     ast.GeneratorExp: "use one directly inside sum(), any(), all(), min() or max(), or a loop",
     ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
@@ -700,6 +698,9 @@ class _Builder:
             raise self.unsupported(node, f"{what} are not supported", hint)
         return method(node)
 
+    def expr_Lambda(self, node: ast.Lambda) -> ir.Value:
+        return as_value(self, node, "<lambda>", node)  # a lambda as a value (ssa_inline)
+
     def expr_Constant(self, node: ast.Constant) -> ir.Value:
         value = node.value
         if value is Ellipsis or isinstance(value, bytes):
@@ -715,12 +716,8 @@ class _Builder:
         return self.name(node)
 
     def name(self, node: ast.Name) -> ir.Value:
-        if node.id in self.nested:
-            raise self.unsupported(
-                node,
-                f"the nested function `{node.id}` can only be called here",
-                "call it; to pass a function to another one, define it at module level",
-            )
+        if node.id in self.nested:  # used as a value: a function of its own (ssa_inline)
+            return as_value(self, self.nested[node.id], node.id, node)
         value: object
         if node.id in self.locals:
             value = self.read(node.id)

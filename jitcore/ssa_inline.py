@@ -6,7 +6,10 @@ own (so they never clobber the caller's variables), its free variables read the 
 variables as they are at the call (which is what a Python closure sees), and each `return`
 jumps to the end of the call with its value. Calling `(lambda x: ...)(v)` directly works too.
 
-A nested function used as a value (passed to another function, returned, stored) is an
+A nested function used as a value (`sorted(xs, key=lambda t: t[1])`, `apply(g, a)`) becomes
+a function of its own when it reads none of the enclosing function's variables (globals and
+builtins only; its defaults constants): a compile-time constant, compiled like a module-level
+function, with the user's line numbers. One that reads enclosing variables is an
 UnsupportedError: a closure cannot leave the function it was made in. Recursion of a nested
 function and `nonlocal` are not supported either.
 """
@@ -16,9 +19,11 @@ from __future__ import annotations
 import ast
 import copy
 from dataclasses import dataclass
+from types import FunctionType
 from typing import TYPE_CHECKING
 
 from jitcore.ir import nodes as ir
+from jitcore.parse import MadeTree
 
 if TYPE_CHECKING:
     from jitcore.ssa import _Builder
@@ -66,6 +71,61 @@ def _defaults(node: Nested) -> dict[str, ast.expr]:
     defaults = dict(zip(params[len(params) - len(args.defaults) :], args.defaults))
     defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d})
     return defaults
+
+
+def as_value(b: _Builder, node: Nested, name: str, at: ast.AST) -> ir.Value:
+    """A nested function (or a lambda) used as a value at `at`: a function object of its own,
+    if it reads nothing from the enclosing function."""
+    params = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
+    inner = node.body if isinstance(node.body, list) else [node.body]
+    stored = {
+        n.id for part in inner for n in ast.walk(part)
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }  # fmt: skip
+    enclosing = b.locals | set(b.nested) | set(b.parsed.env.closure)
+    for part in inner:
+        for n in ast.walk(part):
+            if (
+                isinstance(n, ast.Name)
+                and n.id not in params | stored
+                and (n.id in enclosing or n.id.startswith("$"))
+            ):
+                raise b.unsupported(
+                    at,
+                    f"the nested function `{name}` reads `{n.id}` of the function around it, "
+                    "so it can only be called here, not passed",
+                    f"pass `{n.id}` to it as an argument, or define it at module level",
+                )
+    if any(not isinstance(d, ast.Constant) for d in _defaults(node).values()):
+        raise b.unsupported(
+            at,
+            f"the nested function `{name}` has defaults that are not constants",
+            "give it constant defaults, or define it at module level",
+        )
+    made = b.parsed.escaped.get(id(node))
+    if made is None:
+        made = _function_of(b, node, name)
+        b.parsed.escaped[id(node)] = made
+    return ir.Const(made)
+
+
+def _function_of(b: _Builder, node: Nested, name: str) -> FunctionType:
+    """A module-level function with `node`'s parameters and body, in the enclosing function's
+    globals, with `node`'s line numbers (errors point into the user's file)."""
+    fname = "_lambda" if isinstance(node, ast.Lambda) else node.name
+    body: list[ast.stmt] = [ast.Return(node.body)] if isinstance(node, ast.Lambda) else node.body
+    tree = ast.FunctionDef(fname, node.args, body, [], None, None)
+    ast.copy_location(tree, node)
+    ast.fix_missing_locations(tree)
+    namespace: dict[str, object] = {}
+    code = compile(ast.Module([tree], []), b.parsed.filename, "exec")
+    exec(code, b.parsed.func.__globals__, namespace)  # noqa: S102 - the user's own code
+    made = namespace[fname]
+    assert isinstance(made, FunctionType)
+    made.__qualname__ = f"{b.parsed.qualname}.<locals>.{name}"
+    made.__module__ = b.parsed.func.__module__
+    made.__jitcore_tree__ = MadeTree(tree, b.parsed.filename, ast.unparse(tree))  # type: ignore[attr-defined]
+    return made
 
 
 def assign_lambda(b: _Builder, node: ast.Assign) -> bool:

@@ -379,9 +379,11 @@ def reduction(b: _Builder, node: ast.Call) -> ir.Value | None:
     name = func.__name__  # type: ignore[union-attr]
     allowed = {"sum": {"start"}, "min": {"default"}, "max": {"default"}}.get(name, set())
     keywords = {kw.arg: kw.value for kw in node.keywords}
+    if name in ("min", "max") and not isinstance(node.args[0], ast.GeneratorExp):
+        return None  # min/max of a list, tuple or array (key= too): the registered rules
     if any(k not in allowed for k in keywords):
         if name in ("min", "max") and "key" in keywords:
-            hint = "compare the keys in a loop"
+            hint = "make a list of the items first: max([x for x in ...], key=f)"
         else:
             hint = f"supported: {name}(iterable" + "".join(f", {k}=..." for k in allowed) + ")"
         raise b.unsupported(node, f"this {name}() keyword argument is not supported", hint)

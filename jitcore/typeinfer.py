@@ -21,7 +21,7 @@ from typing import NoReturn, cast
 
 import numpy as np
 
-from jitcore.errors import JitError, TypingError, UnsupportedError
+from jitcore.errors import JitError, SourceLoc, TypingError, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -330,6 +330,8 @@ class _Inference:
         if isinstance(instr, ir.Call):
             if is_spread(instr):  # `*t` in a call: the tuple's own
                 return self.origin_of(instr.args[0])
+            if _iterates_tuple(instr):  # `for c in COEFFS`: the items are the tuple's own
+                return self.origin_of(instr.args[0])
             if resolved.python_result is not None:  # a jitted callee's own return
                 # it was typed with its number parameters as Python numbers: exact when the
                 # caller passes Python numbers there (arrays and other values do not matter)
@@ -382,6 +384,8 @@ class _Inference:
         op = operand or self.operand
         match instr:
             case ir.BinOp(op=name, lhs=lhs, rhs=rhs):
+                if operators.is_in_place(name) and isinstance(self.type_of(lhs), T.Array):
+                    self._refuse_frozen(lhs, op, instr.loc)  # `TABLE += 1` writes into it
                 return operators.resolve_binop(name, op(lhs), op(rhs), instr.loc)
             case ir.UnaryOp(op=name, operand=x):
                 return operators.resolve_unary(name, op(x), instr.loc)
@@ -395,13 +399,8 @@ class _Inference:
             case ir.GetItem(obj=obj, index=index):
                 return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
-                if isinstance(self.type_of(obj), T.Array) and self._in_constant(obj, op):
-                    raise TypingError(
-                        "an array frozen into compiled code (a module-level array, or one "
-                        "held in a constant tuple) is read-only there",
-                        loc=instr.loc,
-                        hint="pass the array as an argument to write into it",
-                    )
+                if isinstance(self.type_of(obj), T.Array):
+                    self._refuse_frozen(obj, op, instr.loc)
                 return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
             case ir.GetAttr(obj=obj, attr=attr):
                 recv = op(obj)
@@ -411,6 +410,19 @@ class _Inference:
             case ir.Call():
                 return self.resolve_call(instr)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
+
+    def _refuse_frozen(
+        self, v: ir.Value, op: Callable[[ir.Value], Operand], loc: SourceLoc
+    ) -> None:
+        """A write into array `v` (`v[i] = x`, `v.sort()`, `v.fill(x)`) is a TypingError when
+        `v` is frozen into the compiled code."""
+        if self._in_constant(v, op):
+            raise TypingError(
+                "an array frozen into compiled code (a module-level array, or one held in a "
+                "constant tuple) is read-only there",
+                loc=loc,
+                hint="pass the array as an argument to write into it",
+            )
 
     def _in_constant(self, v: ir.Value, op: Callable[[ir.Value], Operand]) -> bool:
         """Whether array `v` is (a part or view of) a constant frozen into the compiled code: a
@@ -448,7 +460,10 @@ class _Inference:
         if isinstance(func_type, BoundMethod):
             rule = lookup_method(func_type.recv, func_type.method)
             assert rule is not None
-            recv = self.operand(call.func.obj)  # type: ignore[attr-defined]
+            receiver = call.func.obj  # type: ignore[attr-defined]
+            if func_type.method in _WRITING_METHODS and isinstance(func_type.recv, T.Array):
+                self._refuse_frozen(receiver, self.operand, call.loc)
+            recv = self.operand(receiver)
             resolved = rule([recv, *args], kwargs)
             if resolved is None:
                 raise TypingError(
@@ -464,6 +479,16 @@ class _Inference:
                 hint="call a @jit function, a builtin, or a math/numpy function",
             )
         obj = func_type.obj
+        written = [call.kwargs["out"]] if "out" in call.kwargs else []
+        if obj in _WRITING_FUNCTIONS and call.args:
+            written.append(call.args[0])
+        for v in written:
+            if isinstance(self.type_of(v), T.Array):
+                self._refuse_frozen(v, self.operand, call.loc)
+        if lists.unsettled(*[a.type for a in (*args, *kwargs.values())]) and (
+            _is_dispatcher(obj) or is_library_kernel(obj) or implicit_dispatcher(obj)
+        ):
+            return lists.PENDING  # an empty `[]` filled later in this function: typed then
         if _is_dispatcher(obj):
             args, kwargs = self._as_is(call)  # a jitted callee takes optionals as they are
             try:
@@ -739,6 +764,12 @@ def _holds_opaque(t: T.Type) -> bool:
 Origin = bool | tuple["Origin", ...]
 
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
+# Array methods that write into their receiver (refused on an array frozen into the code).
+_WRITING_METHODS = frozenset({"sort", "fill", "partition", "put", "itemset", "resize"})
+# Functions that write into their first argument (and any function's `out=`), likewise.
+_WRITING_FUNCTIONS = frozenset(
+    {np.copyto, np.put, np.place, np.putmask, np.fill_diagonal, np.random.shuffle}
+)
 
 # Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
 # A range's items are Python ints whatever its bounds were (`range_item` computes those of a
@@ -769,6 +800,15 @@ def _number_like(t: T.Type | None) -> bool:
     """Whether a value of type `t` is a number, or holds numbers whose kind (Python or NumPy)
     can change a callee's result: scalars, tuples, optionals."""
     return isinstance(t, T.Scalar | T.Tuple | T.Optional)
+
+
+def _iterates_tuple(call: ir.Call) -> bool:
+    func = call.func
+    return (
+        isinstance(func, ir.Const)
+        and func.value is cmarkers.iterate
+        and isinstance(call.args[0].type, T.Tuple)
+    )
 
 
 def _fully(origin: Origin) -> bool:

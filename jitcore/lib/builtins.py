@@ -331,6 +331,8 @@ def _min_max(name: str, op: str):  # noqa: ANN202
     """Python's min/max: the first extreme item wins, NaN handling exactly as Python's loop."""
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        if set(kwargs) == {"key"} and len(args) == 1 and isinstance(args[0].type, T.List):
+            return lists.resolve_extreme(name, args, kwargs["key"])
         _no_kwargs(name, kwargs)
         if len(args) == 1 and isinstance(args[0].type, T.List):
             return lists.resolve_extreme(name, args)

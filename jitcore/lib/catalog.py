@@ -144,6 +144,15 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "`jitcore/lib/npstatsk.py`.",
     ),
     (
+        "NumPy: selecting, indices and sets",
+        "Results, dtypes and exception types are NumPy's; `mode=`, `out=` and `order='F'` are "
+        "refused. Kernels in `jitcore/lib/npselectk.py`.",
+    ),
+    (
+        "NumPy: more creation, statistics and products",
+        "Kernels in `jitcore/lib/npmorek.py`.",
+    ),
+    (
         "NumPy: linear algebra",
         "Products go through SciPy's BLAS and the decompositions through its LAPACK (the "
         "optional extra `pip install jitcore[linalg]`); `@` is `np.matmul` (see Operators).",
@@ -181,6 +190,8 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
 
 # Rule modules listed in a section of their own.
 _MODULE_SECTIONS = {
+    "npselect": "NumPy: selecting, indices and sets",
+    "npmore": "NumPy: more creation, statistics and products",
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",

@@ -20,6 +20,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import arrays as A
 from jitcore.lib import joining as J
+from jitcore.lib import listkernels, lists
 from jitcore.lib import shapes as S
 from jitcore.lib.layout import (
     Layout,
@@ -33,7 +34,7 @@ from jitcore.lib.layout import (
     store,
     strides_of,
 )
-from jitcore.lib.registry import Operand, Resolved, register_function
+from jitcore.lib.registry import Operand, Resolved, call_kernel, register_function
 
 # --- np.array, np.asarray ---------------------------------------------------------------------
 
@@ -76,6 +77,8 @@ def _array_rule(copy: bool):  # noqa: ANN202
             return _from_array(t, given, copy)
         if isinstance(t, T.Tuple) and t.items and all(isinstance(i, T.Array) for i in t.items):
             return _from_arrays(t, given)
+        if isinstance(t, T.List):
+            return _from_list(t, given, f"np.{name}")
         shape, leaves = _nested_shape(t, f"np.{name}")
         dtype = given or T.from_dtype(np.result_type(*[leaf.dtype for leaf in leaves]))
         out = T.Array(dtype, len(shape), "C")
@@ -137,7 +140,50 @@ def _from_arrays(t: T.Tuple, given: T.Scalar | None) -> Resolved:
     return Resolved((None,) * 2, out, lower, kwargs={"dtype": None})
 
 
-_ARRAY_PARAMS = "object: number | array | tuple, dtype?: dtype"
+def _from_list(t: T.List, given: T.Scalar | None, what: str) -> Resolved:
+    """`np.array` of a list of numbers (1-D), of lists or tuples of numbers (2-D; rows of
+    one length) or of arrays (stacked; arrays of one shape). The list's length is known only
+    when it runs, so an empty list of lists, tuples or arrays keeps the static number of
+    dimensions, with inner axes of length 0 (a tuple's own length for tuples): NumPy, which
+    sees no item, makes shape `(0,)`."""
+    item = t.item
+    if lists.unsettled(t):
+        return lists.PENDING  # a comprehension still filling its list: typed next round
+    if isinstance(item, T.Scalar):
+        kernel, dtypes, ndim = listkernels.array_of_numbers, [item], 1
+    elif isinstance(item, T.List) and isinstance(item.item, T.Scalar):
+        kernel, dtypes, ndim = listkernels.array_of_rows, [item.item], 2
+    elif isinstance(item, T.Tuple) and all(isinstance(i, T.Scalar) for i in item.items):
+        kernel, dtypes, ndim = (
+            listkernels.array_of_rows,
+            [cast(T.Scalar, i) for i in item.items],
+            2,
+        )
+    elif isinstance(item, T.Array):
+        kernel, dtypes, ndim = listkernels.array_of_arrays, [item.dtype], item.ndim + 1
+    else:
+        raise TypingError(
+            f"{what}: cannot make an array of {t}",
+            hint="lists of numbers, of lists or tuples of numbers, or of arrays",
+        )
+    dtype = given or T.from_dtype(np.result_type(*[cast(T.Scalar, d).dtype for d in dtypes]))
+    if given is not None and not given.is_complex and any(d.is_complex for d in dtypes):
+        raise TypingError(f"{what}: cannot store complex items into {given} (NumPy: TypeError)")
+    proto_t = T.Array(dtype, ndim, "C")
+    fill = call_kernel(kernel, [t, proto_t])
+
+    empty_shape: list[ir.Value] = [i64(0)] * ndim
+    if isinstance(item, T.Tuple):
+        empty_shape[1] = i64(len(item.items))  # a tuple's length is known: (0, k)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        proto = A.allocate(b, dtype, empty_shape, "C")
+        return fill.lower(b, [v[0], proto], {})  # type: ignore[misc]
+
+    return Resolved((None,) * 2, fill.ret, lower, kwargs={"dtype": None})
+
+
+_ARRAY_PARAMS = "object: number | array | tuple | list, dtype?: dtype"
 register_function(
     np.array,
     params=_ARRAY_PARAMS,

@@ -8,6 +8,8 @@ Each is compiled once per item type, the first time a function uses it.
 
 from __future__ import annotations
 
+import numpy as np
+
 from jitcore.ir.listmarkers import list_reserve
 from jitcore.lib.registry import library_kernel as _lib
 
@@ -255,4 +257,117 @@ def list_sort(lst, reverse):  # noqa: ANN001, ANN201
 def list_sorted(lst, reverse):  # noqa: ANN001, ANN201
     out = list_copy(lst)
     list_sort(out, reverse)
+    return out
+
+
+@_lib
+def list_sort_key(lst, key, reverse):  # noqa: ANN001, ANN201
+    """`lst.sort(key=key, reverse=reverse)`: `key` called once per item, in order; the items
+    sorted by (key, position) pairs, the position negated for `reverse`, so that equal keys
+    keep their order either way, as in Python."""
+    n = len(lst)
+    pairs = []
+    list_reserve(pairs, n)
+    for i in range(n):
+        pairs.append((key(lst[i]), -i if reverse else i))
+    list_sort(pairs, reverse)
+    items = list_copy(lst)
+    for k in range(n):
+        i = pairs[k][1]
+        lst[k] = items[-i if reverse else i]
+
+
+@_lib
+def list_sorted_key(lst, key, reverse):  # noqa: ANN001, ANN201
+    out = list_copy(lst)
+    list_sort_key(out, key, reverse)
+    return out
+
+
+@_lib
+def list_min_key(lst, key):  # noqa: ANN001, ANN201
+    """`min(lst, key=key)`: the first item of the smallest key (`key` once per item)."""
+    n = len(lst)
+    if n == 0:
+        raise ValueError("min() arg is an empty sequence")
+    m = lst[0]
+    km = key(m)
+    for i in range(1, n):
+        x = lst[i]
+        k = key(x)
+        if k < km:
+            m = x
+            km = k
+    return m
+
+
+@_lib
+def list_max_key(lst, key):  # noqa: ANN001, ANN201
+    n = len(lst)
+    if n == 0:
+        raise ValueError("max() arg is an empty sequence")
+    m = lst[0]
+    km = key(m)
+    for i in range(1, n):
+        x = lst[i]
+        k = key(x)
+        if k > km:
+            m = x
+            km = k
+    return m
+
+
+# --- np.array of a list ---------------------------------------------------------------------
+# `proto` is an empty array of the result's dtype and dimensions that the caller allocates: it
+# carries the dtype (`np.empty(..., dtype=proto.dtype)`) and the shape of an item when the list
+# is empty. Each item is stored as `out[i] = x` stores it, which converts Python numbers as
+# NumPy's `np.array` does (an int that does not fit the dtype: OverflowError; NaN into ints:
+# ValueError).
+
+
+@_lib
+def array_of_numbers(lst, proto):  # noqa: ANN001, ANN201
+    n = len(lst)
+    out = np.empty(n, dtype=proto.dtype)
+    for i in range(n):
+        out[i] = lst[i]
+    return out
+
+
+@_lib
+def array_of_rows(lst, proto):  # noqa: ANN001, ANN201
+    """Of a list of lists or of tuples of numbers: every row as long as the first."""
+    n = len(lst)
+    m = proto.shape[1]
+    if n > 0:
+        m = len(lst[0])
+    out = np.empty((n, m), dtype=proto.dtype)
+    for i in range(n):
+        row = lst[i]
+        if len(row) != m:
+            raise ValueError(
+                "setting an array element with a sequence. The requested array has an "
+                "inhomogeneous shape after 1 dimensions."
+            )
+        for j in range(m):
+            out[i, j] = row[j]
+    return out
+
+
+@_lib
+def array_of_arrays(lst, proto):  # noqa: ANN001, ANN201
+    """Of a list of arrays: stacked along a new first axis, every array of the first's shape."""
+    n = len(lst)
+    shape = proto.shape[1:]
+    if n > 0:
+        shape = lst[0].shape
+    out = np.empty((n,) + shape, dtype=proto.dtype)
+    for i in range(n):
+        item = lst[i]
+        if item.shape != shape:
+            raise ValueError(
+                "setting an array element with a sequence. The requested array has an "
+                "inhomogeneous shape after 1 dimensions."
+            )
+        out[i] = item
     return out

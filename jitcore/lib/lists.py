@@ -13,6 +13,7 @@ store that cannot convert to the item type without loss is a TypingError.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from jitcore.errors import TypingError
@@ -441,34 +442,64 @@ _kernel_method("remove", listkernels.list_remove, "x: number")
 _kernel_method("reverse", listkernels.list_reverse, "")
 
 
-@register_method(T.List, "sort", params="*, reverse?: bool")
+@register_method(T.List, "sort", params="*, key?: const, reverse?: bool")
 def _sort(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if args and unsettled(args[0].type):
         return PENDING
-    if len(args) != 1 or set(kwargs) - {"reverse"}:
+    if len(args) != 1 or set(kwargs) - {"reverse", "key"}:
         return None
-    return _with_reverse(listkernels.list_sort, args[0].type, kwargs)
+    kernels = (listkernels.list_sort, listkernels.list_sort_key)
+    return _with_reverse(kernels, args[0].type, kwargs, "list.sort")
 
 
 def _with_reverse(
-    kernel: Callable[..., object], t: T.Type, kwargs: dict[str, Operand]
+    kernels: tuple[Callable[..., object], Callable[..., object]],
+    t: T.Type,
+    kwargs: dict[str, Operand],
+    what: str,
 ) -> Resolved:
-    _check_orderable(t)
-    resolved = call_kernel(kernel, [t, T.BOOL])
+    """A sort (`kernels`: without, with a key function) with keywords `reverse` and `key`."""
+    key = key_function(kwargs.get("key"), what)
+    if key is None:
+        _check_orderable(t)
+    resolved = call_kernel(kernels[key is not None], [t, *([key] if key else []), T.BOOL])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         reverse = kw.get("reverse", ir.Const(False, type=T.BOOL))
-        return resolved.lower(b, [v[0], b.cast(reverse, T.BOOL)], {})  # type: ignore[misc]
+        keyed = [kw["key"]] if key is not None else []
+        return resolved.lower(b, [v[0], *keyed, b.cast(reverse, T.BOOL)], {})  # type: ignore[misc]
 
-    return Resolved((None,), resolved.ret, lower, kwargs={"reverse": T.BOOL}, may_raise=True)
+    kinds: dict[str, T.Type | None] = {"reverse": T.BOOL, "key": None}
+    return Resolved((None,), resolved.ret, lower, kwargs=kinds, may_raise=True)
+
+
+def key_function(op: Operand | None, what: str) -> T.Type | None:
+    """The type of a `key=` argument (None when absent or None): a function known while
+    compiling, which the sorting kernel is specialized for."""
+    if op is None or isinstance(op.type, T.NoneType) or (op.is_const and op.const is None):
+        return None
+    if isinstance(op.type, T.Opaque) and callable(op.type.obj):
+        return op.type
+    raise TypingError(
+        f"{what}: key must be a function known while compiling, not {op.type}",
+        hint="pass a module-level function, a jitted one, or a lambda that uses no local "
+        "variables",
+    )
+
+
+def _orderable(t: T.Type) -> bool:
+    """Real numbers, and (nested) tuples of them: what `<` orders as Python does."""
+    if isinstance(t, T.Tuple):
+        return all(_orderable(i) for i in t.items)
+    return isinstance(t, T.Scalar) and not t.is_complex
 
 
 def _check_orderable(t: T.Type) -> None:
     assert isinstance(t, T.List)
-    if not (isinstance(t.item, T.Scalar) and not t.item.is_complex):
+    if not _orderable(t.item):
         raise TypingError(
             f"sorting a list of {t.item} is not supported",
-            hint="sort lists of ints, floats or bools",
+            hint="sort lists of ints, floats, bools or tuples of them, or give key=",
         )
 
 
@@ -495,24 +526,38 @@ def _sum(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((None,), resolved.ret, lower, may_raise=True)
 
 
-def resolve_extreme(name: str, args: list[Operand]) -> Resolved:
+def resolve_extreme(name: str, args: list[Operand], key: Operand | None = None) -> Resolved:
+    """`min`/`max` of a list, with `key=` a function known while compiling."""
     if unsettled(args[0].type):
         return PENDING
     t = args[0].type
     assert isinstance(t, T.List)
+    key_t = key_function(key, f"{name}()")
+    if key_t is not None:
+        kernel = listkernels.list_min_key if name == "min" else listkernels.list_max_key
+        keyed = call_kernel(kernel, [t, key_t])
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return keyed.lower(b, [v[0], kw["key"]], {})  # type: ignore[misc]
+
+        # the kernel's own Resolved (whether its result is a Python number, too), called so
+        return dataclasses.replace(keyed, args=(None,), lower=lower, kwargs={"key": None})
     if not isinstance(t.item, T.Scalar) or t.item.is_complex:
-        raise TypingError(f"{name}() of a list of {t.item} is not supported", hint="use numbers")
+        raise TypingError(
+            f"{name}() of a list of {t.item} is not supported", hint="use numbers, or give key="
+        )
     kernel = listkernels.list_min if name == "min" else listkernels.list_max
     return call_kernel(kernel, [t])
 
 
 def resolve_sorted(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
-    if len(args) != 1 or set(kwargs) - {"reverse"}:
+    if len(args) != 1 or set(kwargs) - {"reverse", "key"}:
         return None
-    return _with_reverse(listkernels.list_sorted, args[0].type, kwargs)
+    kernels = (listkernels.list_sorted, listkernels.list_sorted_key)
+    return _with_reverse(kernels, args[0].type, kwargs, "sorted()")
 
 
-@register_function(sorted, params="items: tuple | array, *, reverse?: bool")
+@register_function(sorted, params="items: tuple | array, *, key?: const, reverse?: bool")
 def _sorted(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if args and unsettled(args[0].type):
         return PENDING

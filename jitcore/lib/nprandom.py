@@ -176,8 +176,26 @@ def _call(b: LowBuilder, kernel: Resolved, values: list[ir.Value]) -> ir.Value:
     return kernel.lower(b, cast, {})
 
 
-def _result(args: list[Operand], kwargs: dict[str, Operand], ret: T.Type, lower) -> Resolved:  # noqa: ANN001
-    return Resolved((None,) * len(args), ret, lower, kwargs=dict.fromkeys(kwargs), may_raise=True)
+def _result(
+    args: list[Operand],
+    kwargs: dict[str, Operand],
+    ret: T.Type,
+    lower,  # noqa: ANN001
+    numpy_scalar: bool = False,
+) -> Resolved:
+    """A draw's Resolved. One float64 or int64 number (`size=None`) is a Python float or int,
+    as NumPy returns it (`np.random.random() / 0.0` raises ZeroDivisionError), unless
+    `numpy_scalar`: `Generator.integers`, a `dtype=` asked for, an item `choice` took from an
+    array."""
+    python = isinstance(ret, T.Scalar) and ret in (T.F64, T.I64) and not numpy_scalar
+    return Resolved(
+        (None,) * len(args),
+        ret,
+        lower,
+        kwargs=dict.fromkeys(kwargs),
+        may_raise=True,
+        origin=True if python else None,
+    )
 
 
 # --- seeding ---------------------------------------------------------------------------------
@@ -477,7 +495,8 @@ def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             values.append(_size_tuple(b, size))
         return _call(b, k, values)
 
-    return _result(args, kwargs, k.ret, lower)
+    dtype_given = not _is_none(_operand(args, kwargs, where, "dtype"))
+    return _result(args, kwargs, k.ret, lower, numpy_scalar=dtype_given)
 
 
 # --- choice, shuffle, permutation ------------------------------------------------------------
@@ -553,7 +572,7 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             idx = _first(b, idx)
         return idx if take is None else _call(b, take, [a, idx])
 
-    return _result(args, kwargs, ret, lower)
+    return _result(args, kwargs, ret, lower, numpy_scalar=isinstance(a_t, T.Array))
 
 
 def p_tolerance(p_t: T.Array) -> float:

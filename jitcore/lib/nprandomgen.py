@@ -193,7 +193,7 @@ def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             values.append(_size_tuple(b, size))
         return _call(b, k, values)
 
-    return _result(args, kwargs, k.ret, lower)
+    return _result(args, kwargs, k.ret, lower, numpy_scalar=True)  # NumPy: np.int64
 
 
 # --- choice, shuffle, permutation ------------------------------------------------------------
@@ -268,7 +268,7 @@ def _choice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             idx = _first(b, idx)
         return idx if take is None else _call(b, take, [a, idx])
 
-    return _result(args, kwargs, ret, lower)
+    return _result(args, kwargs, ret, lower, numpy_scalar=is_array)
 
 
 def _array_or_int_method(what: str, kernels: tuple[str, str, str | None]) -> Rule:

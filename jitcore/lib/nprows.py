@@ -51,15 +51,15 @@ def axes_arg(op: Operand | None, ndim: int, what: str) -> list[int] | None:
     return sorted(out)
 
 
-def take_args(
+def bind_operands(
     args: list[Operand], kwargs: dict[str, Operand], names: list[str], what: str
 ) -> dict[str, Operand | None]:
-    """The operands after the array (`args[0]`), by parameter name, positional or keyword
-    (TypingError for unknown or repeated ones); None for those not given."""
+    """The operands by parameter name, positional or keyword (TypingError for unknown or
+    repeated ones); None for those not given."""
+    if len(args) > len(names):
+        raise TypingError(f"{what} takes at most {len(names)} arguments")
     out: dict[str, Operand | None] = dict.fromkeys(names)
-    if len(args) - 1 > len(names):
-        raise TypingError(f"{what} takes at most {len(names)} arguments after the array")
-    for name, op in zip(names, args[1:]):
+    for name, op in zip(names, args):
         out[name] = op
     for name, op in kwargs.items():
         if name not in out:
@@ -68,6 +68,15 @@ def take_args(
             raise TypingError(f"{what}: argument {name!r} given twice")
         out[name] = op
     return out
+
+
+def take_args(
+    args: list[Operand], kwargs: dict[str, Operand], names: list[str], what: str
+) -> dict[str, Operand | None]:
+    """The operands after the array (`args[0]`), by parameter name (`bind_operands`)."""
+    if len(args) - 1 > len(names):
+        raise TypingError(f"{what} takes at most {len(names)} arguments after the array")
+    return bind_operands(args[1:], kwargs, names, what)
 
 
 def const_flag(op: Operand | None, what: str) -> bool:

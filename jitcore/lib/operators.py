@@ -82,6 +82,11 @@ def _numpy_bool(a: Operand, b: Operand) -> bool:
     return scalars and any(o.type == T.BOOL and not o.weak for o in (a, b))
 
 
+def is_in_place(op: str) -> bool:
+    """`iadd`, `imul`, ...: an augmented assignment, which writes into an array operand."""
+    return op.startswith("i") and op[1:] in ARITH | BITWISE | {"matmul"}
+
+
 def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
     if isinstance(a.type, T.List) or isinstance(b.type, T.List):
         on_lists = lists.resolve_binop(op, a, b)
@@ -90,7 +95,7 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
                 f"unsupported operand types for {op}: {a.type} and {b.type}", loc=loc
             )
         return on_lists
-    if op.startswith("i") and op[1:] in ARITH | BITWISE | {"matmul"}:
+    if is_in_place(op):
         inplace = resolve_inplace(op[1:], a, b, loc)
         if inplace is not None:
             return inplace
@@ -642,8 +647,7 @@ def _resolve_tuple_compare(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) ->
         result: ir.Value = ir.Const(True, type=T.BOOL)
         for i, rule in enumerate(rules):
             x, y = b.extract(args[0], i), b.extract(args[1], i)
-            x, y = b.cast(x, rule.args[0]), b.cast(y, rule.args[1])  # type: ignore[arg-type]
-            result = b.and_(result, rule.lower(b, [x, y], {}))  # type: ignore[misc]
+            result = b.and_(result, _apply(b, rule, x, y))
         return result if op == "eq" else b.not_(result)
 
     return Resolved((None, None), T.BOOL, lower)
@@ -681,7 +685,11 @@ def _item(b: LowBuilder, tup: ir.Value, i: int) -> ir.Value:
 
 
 def _apply(b: LowBuilder, rule: Resolved, x: ir.Value, y: ir.Value) -> ir.Value:
-    x, y = b.cast(x, rule.args[0]), b.cast(y, rule.args[1])  # type: ignore[arg-type]
+    """`rule` (a comparison of two items) on `x` and `y`, each cast where the rule says (a rule
+    for nested tuples takes them as they are: `None`)."""
+    tx, ty = rule.args
+    x = x if tx is None else b.cast(x, tx)
+    y = y if ty is None else b.cast(y, ty)
     return rule.lower(b, [x, y], {})  # type: ignore[misc]
 
 

@@ -336,8 +336,11 @@ def kernel_dispatcher(kernel: Callable[..., object]) -> Any:
 
 
 def call_kernel(kernel: Callable[..., object], arg_types: list[T.Type]) -> Resolved:
-    """Type a call of a library kernel (compiling it for these types)."""
-    return kernel_dispatcher(kernel)._as_callee([Operand(t) for t in arg_types], {})  # type: ignore[no-any-return]
+    """Type a call of a library kernel (compiling it for these types). An argument of an
+    `Opaque` type (a function passed as `key=`) is its constant: the kernel is specialized for
+    that function, as a jitted callee is for a function argument."""
+    operands = [Operand(t, t.obj) if isinstance(t, T.Opaque) else Operand(t) for t in arg_types]
+    return kernel_dispatcher(kernel)._as_callee(operands, {})  # type: ignore[no-any-return]
 
 
 # --- the listing of supported operations -------------------------------------------------------

@@ -211,3 +211,75 @@ def counted(n):  # noqa: ANN001, ANN201
 def test_arange_dtype_of_numpy_integer_bounds(n: object) -> None:
     got = assert_same_arrays(counted, n)
     assert [g.dtype for g in got] == [e.dtype for e in counted(n)]
+
+
+# --- np.array of lists -------------------------------------------------------------------------
+
+
+def arrays_of_lists(values, n, scale):  # noqa: ANN001, ANN201
+    row = [v * scale for v in values]
+    return (
+        np.array(row),
+        np.asarray(row),
+        np.array(row, dtype=np.float32),
+        np.array([row, row]),
+        np.array([(v, v * 2) for v in row]),
+        np.array([np.arange(float(n)) * v for v in row]),
+        np.array([[k] * (n + 1) for k in range(2)]),  # no rows empty: NumPy's dtype
+        np.array([v > 0 for v in row]),
+    )
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=5), st.integers(0, 3), numbers)
+def test_array_of_lists_of_numbers_rows_tuples_and_arrays(
+    values: list[float], n: int, scale: object
+) -> None:
+    assert_same_arrays(arrays_of_lists, values, n, scale)
+
+
+def ragged_rows(n):  # noqa: ANN001, ANN201
+    return np.array([[1.0] * (k % 2 + 1) for k in range(n)])
+
+
+def ragged_arrays(n):  # noqa: ANN001, ANN201
+    return np.array([np.zeros(k % 2 + 1) for k in range(n)])
+
+
+def int_list_into(dtype_probe, k):  # noqa: ANN001, ANN201
+    return np.array([k, 1], dtype=dtype_probe.dtype)
+
+
+@given(st.integers(1, 4))
+def test_ragged_lists_raise_value_error_as_numpy(n: int) -> None:
+    assert_same_arrays(ragged_rows, n)  # n >= 2: ValueError (inhomogeneous shape)
+    assert_same_arrays(ragged_arrays, n)
+
+
+@given(st.integers(-(2**63), 2**63 - 1), st.sampled_from([np.int8, np.uint16, np.int64]))
+def test_python_ints_of_a_list_beyond_the_dtype_raise_as_numpy(k: int, dtype: type) -> None:
+    assert_same_arrays(int_list_into, np.zeros(1, dtype=dtype), k)  # OverflowError
+
+
+def empty_lists(n):  # noqa: ANN001, ANN201
+    floats = [0.5 * k for k in range(n)]
+    rows = [[0.5 * k] for k in range(n)]
+    pairs = [(k, k) for k in range(n)]
+    return np.array(floats).shape, np.array(rows).shape, np.array(pairs).shape
+
+
+def test_empty_lists_of_rows_keep_their_dimensions() -> None:
+    """Documented difference: NumPy sees no item in an empty list and makes shape (0,) (and
+    float64 of a list of empty rows)."""
+    f = jit(empty_lists, mode="compiled")
+    assert f(0) == ((0,), (0, 0), (0, 2))
+    assert f(2) == empty_lists(2)
+
+
+def test_lists_of_arrays_and_rows_are_released() -> None:
+    from jitcore import runtime
+
+    f = jit(arrays_of_lists, mode="compiled")
+    f([1.0, 2.0], 3, 2)
+    before = runtime.live_bytes()
+    f([1.0, 2.0, 3.0], 3, 2)
+    assert runtime.live_bytes() == before

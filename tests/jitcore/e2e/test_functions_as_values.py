@@ -121,9 +121,13 @@ def calls_opted_out(x: float) -> float:
 
 def passes_nested(x: float) -> float:
     def g(y):  # noqa: ANN001, ANN202
-        return y
+        return y + x  # reads the caller's `x`: a closure, which cannot be passed
 
     return plain_helper(g, 2)  # type: ignore[arg-type]
+
+
+def passes_reading_lambda(xs: list, k: int) -> list:
+    return sorted(xs, key=lambda v: v % k)
 
 
 def recursive_nested(n: int) -> int:
@@ -137,7 +141,7 @@ def recursive_nested(n: int) -> int:
     "func, words",
     [
         (calls_opted_out, "python_only"),
-        (passes_nested, "nested function `g` can only be called"),
+        (passes_nested, "nested function `g` reads `x` of the function around it"),
         (recursive_nested, "nested function `fact` calls itself"),
     ],
 )
@@ -145,6 +149,38 @@ def test_unsupported_function_uses_are_explained(func, words) -> None:  # noqa: 
     with pytest.raises(UnsupportedError) as info:
         jit(mode="compiled")(func)(1)
     assert words in str(info.value) and "hint: " in str(info.value)
+
+
+def test_a_lambda_reading_a_local_cannot_be_passed() -> None:
+    with pytest.raises(UnsupportedError, match="reads `k`") as info:
+        jit(mode="compiled")(passes_reading_lambda)([3, 1, 2], 2)
+    assert "pass `k` to it as an argument" in str(info.value)
+
+
+# --- nested functions and lambdas passed as values ------------------------------------------
+
+SCALE = 3.0
+
+
+def apply_twice(f, a):  # noqa: ANN001, ANN201 - plain: compiled implicitly
+    return f(f(a))
+
+
+def passes_functions(a: np.ndarray, x: float) -> tuple:
+    def halve(v):  # noqa: ANN001, ANN202 - reads only its parameter and globals
+        return v * 0.5
+
+    return (
+        apply_twice(lambda v: v * SCALE + 1.0, a),
+        apply_twice(halve, x),
+        bisect(lambda t: t * t - SCALE, 0.0, 4.0),
+        apply_twice(np.sqrt, np.abs(a)),
+    )
+
+
+@given(vectors, st.floats(-1e3, 1e3))
+def test_lambdas_and_nested_defs_that_read_no_locals_are_passed(a: np.ndarray, x: float) -> None:
+    assert_same_arrays(passes_functions, a, x)
 
 
 # --- functions passed as arguments --------------------------------------------------------

@@ -424,3 +424,69 @@ def test_a_list_of_lists_argument_comes_back_with_python_ints() -> None:
     got = jit(mode="compiled")(same_rows)([[1], [2, 3]])
     assert got == [[1], [2, 3]]
     assert _types(got) == [[int], [int, int]]
+
+
+# --- key functions: sorted, list.sort, min, max -----------------------------------------------
+
+
+def second(t):  # noqa: ANN001, ANN201
+    return t[1]
+
+
+def sorts_by_key(values, reverse):  # noqa: ANN001, ANN201
+    pairs = [(k, v) for k, v in enumerate(values)]
+    a = sorted(pairs, key=second, reverse=reverse)
+    b = sorted(values, key=lambda v: -abs(v), reverse=reverse)
+    c = sorted(pairs, key=lambda t: (t[1] // 10, -t[0]))
+    pairs.sort(key=lambda t: t[1] % 3, reverse=reverse)  # many equal keys: stability
+    d = sorted(pairs)  # tuples order as Python orders them
+    e = sorted(values, key=None)
+    return a, b, c, pairs, d, e
+
+
+@given(st.lists(st.integers(-50, 50), min_size=1, max_size=40), st.booleans())
+def test_sorting_by_key_is_stable_as_python(values: list[int], reverse: bool) -> None:
+    assert_same(sorts_by_key, values, reverse)
+
+
+def extremes_by_key(values):  # noqa: ANN001, ANN201
+    pairs = [(v, k) for k, v in enumerate(values)]
+    return (
+        max(pairs, key=lambda t: t[0] % 7),  # the first of the largest key
+        min(pairs, key=second),
+        max(values, key=abs),
+        min(values, key=lambda v: (v % 3, -v)),
+        max(values[1:], key=abs),  # one value: an empty sequence, ValueError as Python
+    )
+
+
+@given(st.lists(st.floats(-1e6, 1e6), min_size=1, max_size=20))
+def test_min_and_max_by_key_take_the_first_extreme(values: list[float]) -> None:
+    assert_same(extremes_by_key, values)
+
+
+def nested_tuple_order(a, b, c, d):  # noqa: ANN001, ANN201
+    x, y = ((a, b), c), ((a, d), c)
+    return x < y, x <= y, x == y, x > y, sorted([y, x])
+
+
+@given(st.integers(-3, 3), st.integers(-3, 3), st.floats(-2, 2), st.integers(-3, 3))
+def test_nested_tuples_compare_as_python(a: int, b: int, c: float, d: int) -> None:
+    assert_same(nested_tuple_order, a, b, c, d)
+
+
+def count_items(lst):  # noqa: ANN001, ANN201
+    return len(lst)
+
+
+def filled_after_a_call(n):  # noqa: ANN001, ANN201
+    out = []
+    before = count_items(out)  # the list is typed by the appends below
+    for i in range(n):
+        out.append(i * 0.5)
+    return before, count_items(out), out
+
+
+@given(st.integers(0, 5))
+def test_an_empty_list_passed_before_it_is_filled_is_typed_by_the_fill(n: int) -> None:
+    assert_same(filled_after_a_call, n)

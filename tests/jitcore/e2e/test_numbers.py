@@ -455,3 +455,20 @@ def test_ufuncs_of_0d_arrays_give_numpy_scalars(x: float, k: int) -> None:
     z, w = np.array(x), np.array(k)
     got = assert_same(zero_d_arithmetic, z, w)
     assert [type(v) for v in got] == [type(v) for v in zero_d_arithmetic(z, w)]
+
+
+COEFFS = (1.0, 2.0, 3.0)
+
+
+def horner_over(x, y):  # noqa: ANN001, ANN201
+    s = 0.0
+    for c in COEFFS:  # the items of a tuple of Python floats are Python floats
+        s = s * x + c / y  # y == 0.0: ZeroDivisionError, as in Python (NumPy's rule: inf)
+    return s
+
+
+@given(finite, st.sampled_from([0.0, -0.0, 2.0, 1e-300]))
+def test_loop_items_of_a_global_tuple_of_floats_are_python_floats(x: float, y: float) -> None:
+    assert_same(horner_over, x, y)
+    result = jit(horner_over, mode="compiled")(x, 2.0)
+    assert type(result) is float

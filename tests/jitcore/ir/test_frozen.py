@@ -70,6 +70,51 @@ def test_writing_into_a_module_level_array_is_a_typing_error() -> None:
     assert "pass the array as an argument" in str(info.value)
 
 
+def sorts_it():  # noqa: ANN201
+    TABLE.sort()
+
+
+def fills_it(x):  # noqa: ANN001, ANN201
+    TABLE.fill(x)
+
+
+def adds_into_an_alias(x):  # noqa: ANN001, ANN201
+    t = TABLE
+    t += x
+
+
+def copies_into_it(x):  # noqa: ANN001, ANN201
+    np.copyto(TABLE, x)
+
+
+def ufunc_out_into_it(x):  # noqa: ANN001, ANN201
+    np.add(TABLE, x, out=TABLE)
+
+
+def shuffles_it():  # noqa: ANN201
+    np.random.shuffle(TABLE)
+
+
+@pytest.mark.parametrize(
+    ("f", "args"),
+    [
+        (sorts_it, ()),
+        (fills_it, (1.0,)),
+        (adds_into_an_alias, (1.0,)),
+        (copies_into_it, (1.0,)),
+        (ufunc_out_into_it, (1.0,)),
+        (shuffles_it, ()),
+    ],
+)
+def test_every_write_into_a_module_level_array_is_a_typing_error(f, args) -> None:  # noqa: ANN001
+    """In-place methods, augmented assignment, `out=` and functions writing their first
+    argument: each would change compiled code's hidden copy, never the module's array."""
+    before = TABLE.copy()
+    with pytest.raises(TypingError, match="read-only"):
+        jit(mode="compiled")(f)(*args)
+    np.testing.assert_array_equal(TABLE, before)
+
+
 def test_the_cache_key_covers_the_contents() -> None:
     f = jit(mode="compiled")(table_loop)
     before = cache.function_key(f, "f64")

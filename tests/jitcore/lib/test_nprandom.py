@@ -589,3 +589,46 @@ def test_cached_code_draws_the_same_stream_in_a_new_process(tmp_path):
         for _ in range(2)
     ]
     assert runs == [["True", "False"], ["True", "True"]]
+
+
+def scalar_draws():
+    np.random.seed(3)
+    return (
+        np.random.random(),
+        np.random.rand(),
+        np.random.randn(),
+        np.random.normal(1.0, 2.0),
+        np.random.uniform(),
+        np.random.exponential(),
+        np.random.randint(5),
+        np.random.randint(5, dtype=np.int64),
+        np.random.choice(5),
+        np.random.choice(np.array([1.5, 2.5])),
+        np.random.poisson(3.0),
+        np.random.binomial(5, 0.5),
+    )
+
+
+def generator_draws():
+    g = np.random.default_rng(4)
+    return (g.random(), g.normal(), g.uniform(), g.integers(5), g.choice(5), g.poisson(2.0))
+
+
+@pytest.mark.parametrize("f", [scalar_draws, generator_draws])
+def test_scalar_draws_are_python_numbers_where_numpy_returns_them(f) -> None:  # noqa: ANN001
+    """NumPy returns a Python float or int for one draw (`size=None`), but a NumPy scalar for
+    Generator.integers, a `dtype=` asked for, or an item of an array: so do compiled draws
+    (a Python float divided by 0.0 raises)."""
+    expected = f()
+    got = compiled(f)()
+    assert got == expected
+    assert [type(x) for x in got] == [type(x) for x in expected]
+
+
+def draw_over_zero():
+    np.random.seed(5)
+    return np.random.random() / 0.0
+
+
+def test_a_python_float_draw_divided_by_zero_raises() -> None:
+    assert_same(draw_over_zero)
