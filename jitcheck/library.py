@@ -95,7 +95,8 @@ SKIP: dict[str, str] = {
     "np.logspace": "a drawn num asks Python for any amount of memory, as np.linspace; "
     "tests/jitcore/lib/test_npmore.py",
     "np.geomspace": "num, as np.logspace",
-    "np.vander": "a drawn N asks Python for any amount of memory; tests/jitcore/lib/test_npmore.py",
+    "np.vander": "a drawn N asks Python for any amount of memory; "
+    "tests/jitcore/lib/test_npmore.py",
     "np.select": "takes lists or tuples of arrays; tests/jitcore/lib/test_npselect.py",
     "np.unravel_index": "takes a shape; tests/jitcore/lib/test_npselect.py",
     "np.ravel_multi_index": "takes coordinates and a shape; tests/jitcore/lib/test_npselect.py",
