@@ -92,6 +92,7 @@ SKIP: dict[str, str] = {
     "np.ndindex": "only as the iterable of a `for` loop (tests/jitcore/e2e/test_shapes.py)",
     "np.nditer": "only as the iterable of a `for` loop (tests/jitcore/e2e/test_shapes.py)",
     "isinstance": "takes constant classes; tests/jitcore/test_liveblocks.py",
+    "print": "writes to stdout, returns None; tests/jitcore/e2e/test_print.py",
     "np.logspace": "a drawn num asks Python for any amount of memory, as np.linspace; "
     "tests/jitcore/lib/test_npmore.py",
     "np.geomspace": "num, as np.logspace",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import extcalls, npdistcalls, rtdicts
+from jitcore.codegen import extcalls, npdistcalls, pyprint, rtdicts
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import (
     NDARRAY_SYMBOL,
@@ -72,6 +72,8 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
             extcalls.define_helper(module, instr.symbol)  # SciPy's BLAS and LAPACK
         elif isinstance(instr, ir.NativeCall) and npdistcalls.is_helper(instr.symbol):
             npdistcalls.define_helper(module, instr.symbol)  # NumPy's distributions
+        elif isinstance(instr, ir.NativeCall) and pyprint.is_helper(instr.symbol):
+            pyprint.define_helper(module, instr)  # print(...), under the GIL
     outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
@@ -86,7 +88,7 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     callees = sorted(
         c
         for c in gen.callees
-        if not (rtdicts.is_helper(c) or extcalls.is_helper(c) or npdistcalls.is_helper(c))
+        if not any(helpers.is_helper(c) for helpers in (rtdicts, extcalls, npdistcalls, pyprint))
         and c not in nrt.EXPORTS
         and c not in outlined
     )

@@ -342,6 +342,13 @@ def _box_numpy_scalar(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Scalar) -> 
     return scalar
 
 
+def box_value(b: ll.IRBuilder, v: ll.Value, t: T.Type) -> ll.Value:
+    """A new Python object for `v` of type `t`, as a result of that type is boxed (numbers of
+    Python's types as Python numbers); it takes over one reference to each runtime block in
+    `v`. Needs the GIL."""
+    return _box(b, _CAPI(b.module), v, t)
+
+
 def _box(b: ll.IRBuilder, api: _CAPI, v: ll.Value, t: T.Type, python: object = True) -> ll.Value:
     """A Python object for `v`; `python` (the function's `python_result`) says whether a
     scalar of a Python number type is a Python number or a NumPy scalar (`a[0]` of a float64

@@ -8,8 +8,9 @@ Out: `ptr @<symbol>(ptr %ret, i64 %lo, i64 %hi, <captured...>)`, the kernel's ow
      so callers (and the Python entry point) call it like any kernel. It
      1. cuts `lo..hi` into `min(jitcore_rt_num_threads, hi - lo)` contiguous chunks (at least
         one; sizes differ by at most one iteration),
-     2. starts one POSIX thread per chunk but the first, runs the first itself, joins them
-        (a thread that cannot be started runs its chunk on the calling thread instead),
+     2. lets go of the GIL if the calling thread holds it, starts one POSIX thread per chunk
+        but the first, runs the first itself, joins them (a thread that cannot be started runs
+        its chunk on the calling thread instead), and takes the GIL back,
      3. returns the first chunk's error in chunk order (the one a serial loop raises first,
         since chunks are in iteration order), else
      4. combines the partials in chunk order, left to right, and writes the total to `%ret`.
@@ -90,6 +91,8 @@ def emit_launcher(
         with b.if_then(b.not_(ok), likely=False):  # no thread to be had: run it here
             b.call(worker, [task])
 
+    # the GIL is let go while the chunks run (`nrt.GIL_RELEASE`): workers may need it
+    gil = b.call(declare_function(module, nrt.GIL_RELEASE, PTR, []), [])
     _loop(b, fn, I64(1), chunks, start_thread)
     b.call(worker, [b.gep(tasks, [I32(0), I32(0)], inbounds=True)])
 
@@ -98,6 +101,7 @@ def emit_launcher(
             b.call(join, [b.load(b.gep(tids, [I32(0), k], inbounds=True), typ=I64), NULL])
 
     _loop(b, fn, I64(1), chunks, join_thread)
+    b.call(declare_function(module, nrt.GIL_RESTORE, ll.VoidType(), [PTR]), [gil])
     failed = b.alloca(PTR)
     b.store(NULL, failed)
 

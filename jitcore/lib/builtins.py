@@ -1,6 +1,6 @@
 """Python builtins on scalars and tuples: abs, min, max, int, float, bool, complex, round,
-divmod, pow, len, isinstance (decided while compiling); plus the markers `ssa` emits for range
-loops and tuple unpacking."""
+divmod, pow, len, isinstance (decided while compiling), print (Python's own, under the GIL);
+plus the markers `ssa` emits for range loops and tuple unpacking."""
 
 from __future__ import annotations
 
@@ -282,6 +282,54 @@ def _examples(t: T.Type) -> list[object]:
     if isinstance(t, T.Array):
         return [np.empty((0,) * t.ndim, dtype=t.dtype.dtype)]
     raise TypingError(f"isinstance of a {t} value is not supported")
+
+
+# --- print ------------------------------------------------------------------------------------
+
+PRINT_PREFIX = "jitcore.print:"  # codegen.pyprint.PREFIX: codegen defines these helpers
+_PRINT_KEYWORDS = ("sep", "end", "flush")
+
+
+@register_function(
+    print,
+    params="*values: number | array | tuple | list | str | dict | set | None, sep?: str | None, "
+    "end?: str | None, flush?: bool",
+    notes="Python's own print, called under the GIL with the values boxed as results are (so "
+    "the text is Python's and NumPy's); no file=",
+)
+def _print(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+    unknown = set(kwargs) - set(_PRINT_KEYWORDS)
+    if unknown:
+        raise TypingError(
+            f"print: the keyword {sorted(unknown)[0]}= is not supported in compiled code",
+            hint="print to sys.stdout (the default), with sep=, end= and flush=",
+        )
+    if any(lists.unsettled(a.type) for a in args):
+        return lists.PENDING
+    for a in (*args, *kwargs.values()):
+        if not _printable(a.type):
+            raise TypingError(f"print: a value of type {a.type} cannot be printed")
+    keywords = [k for k in _PRINT_KEYWORDS if k in kwargs]
+    types = [a.type for a in args] + [kwargs[k].type for k in keywords]
+    symbol = PRINT_PREFIX + ",".join(keywords) + ";" + ",".join(t.name for t in types)
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
+        b.native_call(symbol, [*v, *[kw[k] for k in keywords]], T.NONE)
+        return ir.Const(None, type=T.NONE)
+
+    return Resolved(
+        (None,) * len(args), T.NONE, lower, kwargs=dict.fromkeys(kwargs), may_raise=True
+    )
+
+
+def _printable(t: T.Type) -> bool:
+    if isinstance(t, T.Tuple):
+        return all(_printable(i) for i in t.items)
+    if isinstance(t, T.Optional):
+        return _printable(t.inner)
+    if isinstance(t, T.List):
+        return _printable(t.item)
+    return isinstance(t, T.Scalar | T.Array | T.Str | T.Dict | T.Set | T.NoneType)
 
 
 @register_function(

@@ -43,8 +43,12 @@ PYTHON_MODE = "jitcore_rt_python_mode"
 NUM_THREADS = "jitcore_rt_num_threads"  # i64: how many threads a prange loop uses
 SPARE = "jitcore_rt_spare_blocks"  # [SPARE_SLOTS x ptr]: freed blocks kept for reuse
 TRIM = "jitcore_rt_trim_spare_blocks"
+GIL_RELEASE = "jitcore_rt_gil_release"  # () -> ptr: the saved thread state, null if not held
+GIL_RESTORE = "jitcore_rt_gil_restore"  # (ptr): take the GIL back if gil_release released it
 EXPORTS = (
     TRIM,
+    GIL_RELEASE,
+    GIL_RESTORE,
     SPARE,
     NUM_THREADS,
     ALLOC,
@@ -92,6 +96,7 @@ def runtime_module() -> ll.Module:
     free = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="free")
     madvise = ll.Function(module, ll.FunctionType(I32, [PTR, I64, I32]), name="madvise")
     decref_py = _emit_decref_with_gil(module)
+    _emit_gil_release_restore(module)
     incref_py = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name="Py_IncRef")
     get_pointer = ll.Function(
         module, ll.FunctionType(PTR, [PTR, PTR]), name="PyCapsule_GetPointer"
@@ -273,6 +278,30 @@ def _emit_decref_with_gil(module: ll.Module) -> ll.Function:
     b.call(release, [state])
     b.ret_void()
     return fn
+
+
+def _emit_gil_release_restore(module: ll.Module) -> None:
+    """Let go of the GIL while a prange loop's threads run, if this thread holds it: a worker
+    that needs it (`print`, dropping the last reference to a Python object) would otherwise
+    wait for it forever, since the launcher holds it while it joins them. A `nogil` function
+    calls the launcher without the GIL: nothing to release then."""
+    check = ll.Function(module, ll.FunctionType(I32, []), name="PyGILState_Check")
+    save = ll.Function(module, ll.FunctionType(PTR, []), name="PyEval_SaveThread")
+    restore = ll.Function(
+        module, ll.FunctionType(ll.VoidType(), [PTR]), name="PyEval_RestoreThread"
+    )
+    release_fn = ll.Function(module, ll.FunctionType(PTR, []), name=GIL_RELEASE)
+    b = ll.IRBuilder(release_fn.append_basic_block("entry"))
+    held = b.icmp_signed("!=", b.call(check, []), I32(0))
+    with b.if_then(held):
+        b.ret(b.call(save, []))
+    b.ret(NULL)
+    restore_fn = ll.Function(module, ll.FunctionType(ll.VoidType(), [PTR]), name=GIL_RESTORE)
+    b = ll.IRBuilder(restore_fn.append_basic_block("entry"))
+    state = restore_fn.args[0]
+    with b.if_then(b.icmp_unsigned("!=", state, NULL)):
+        b.call(restore, [state])
+    b.ret_void()
 
 
 def _emit_release(module: ll.Module, free, decref_py) -> ll.Function:  # noqa: ANN001

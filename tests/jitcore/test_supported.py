@@ -152,6 +152,7 @@ SKIP: dict[str, str] = {
     "ndarray.swapaxes": "takes constant axes, as np.transpose",
     "np.moveaxis": "takes constant axes, as np.transpose",
     "isinstance": "takes constant classes; tests/jitcore/test_liveblocks.py",
+    "print": "writes to stdout, returns None; tests/jitcore/e2e/test_print.py",
     "np.logspace": "`num` must stay small (a drawn num asks Python for any amount of memory), "
     "as np.linspace; tests/jitcore/lib/test_npmore.py draws small counts",
     "np.geomspace": "`num`, as np.logspace",
