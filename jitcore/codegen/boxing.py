@@ -29,8 +29,10 @@ from jitcore.codegen.types import (
     NULL,
     PTR,
     VOID,
+    c_string,
     declare_function,
     declare_global,
+    exception_slot,
     llvm_type,
     memory_type,
 )
@@ -83,6 +85,13 @@ def emit_python_entry(
     entry_fn = ll.Function(module, ll.FunctionType(PTR, [PTR, PTR, I64]), name=name)
     b = ll.IRBuilder(entry_fn.append_basic_block("entry"))
     api = _CAPI(module)
+    internal = [a.type for a in fn.args if isinstance(a.type, T.View)]
+    if internal:  # only compiled code makes these (a library kernel's `list(d.values())`)
+        message = f"an argument of type {internal[0]} can only be passed by compiled code"
+        exc = b.load(exception_slot(module, TypeError), typ=PTR)
+        b.call(api.PyErr_SetString, [exc, c_string(module, message)])
+        b.ret(NULL)
+        return
     fail = entry_fn.append_basic_block("fail")
     args_ptr = entry_fn.args[1]
     values = []

@@ -528,6 +528,15 @@ register_method(T.Set, "remove", params="item: const", notes="KeyError if absent
 )
 
 
+def iterated_item(t: T.Type) -> T.Type | None:
+    """What `for x in t` gives for a set, a dict (its keys) or a view; None for other types."""
+    if isinstance(t, T.View):
+        return _view_item_type(t)
+    if isinstance(t, T.Set | T.Dict):
+        return t.key
+    return None
+
+
 def _view_item_type(t: T.View) -> T.Type:
     c = t.container
     if isinstance(c, T.Set) or t.kind == "keys":

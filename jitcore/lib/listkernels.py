@@ -40,6 +40,25 @@ def list_from(seq):  # noqa: ANN001, ANN201
 
 
 @_lib
+def list_from_iterable(seq):  # noqa: ANN001, ANN201
+    """`list(seq)` of a set, a dict (its keys) or a dict view, in iteration order."""
+    out = []
+    list_reserve(out, len(seq))
+    for x in seq:
+        out.append(x)
+    return out
+
+
+@_lib
+def list_extend_iterable(lst, other):  # noqa: ANN001, ANN201
+    """`lst.extend(other)` of a set, a dict or a dict view."""
+    list_reserve(lst, len(lst) + len(other))
+    for x in other:
+        lst.append(x)
+    return lst
+
+
+@_lib
 def list_slice(lst, start, count, step):  # noqa: ANN001, ANN201
     """`lst[start:stop:step]` once `slice.indices` gave start, count and step."""
     out = []

@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.ir.coerce import unify
 from jitcore.ir.listmarkers import list_literal, list_reserve
-from jitcore.lib import arrays, listkernels
+from jitcore.lib import arrays, containers, listkernels
 from jitcore.lib.layout import index_int
 from jitcore.lib.registry import (
     Operand,
@@ -90,7 +90,11 @@ def accepts(item: T.Type, value: T.Type) -> bool:
 
 
 def stored_type(t: T.Type) -> T.Type | None:
-    """The item type of what `extend`/`list()` takes items from: a list, tuple or array."""
+    """The item type of what `extend`/`list()`/`sorted` take items from: a list, tuple or
+    array (by position), a set, dict or dict view (by iteration: `copy_kernel`)."""
+    iterated = containers.iterated_item(t)
+    if iterated is not None:
+        return iterated
     if isinstance(t, T.List):
         return t.item
     if isinstance(t, T.Tuple):
@@ -208,7 +212,7 @@ def _list_reserve(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
     return Resolved((None, T.I64), T.NONE, lower)
 
 
-@register_function(list, params="x?: tuple | array")
+@register_function(list, params="x?: list | tuple | array | set | dict")
 def _list(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if args and unsettled(args[0].type):
         return PENDING
@@ -219,10 +223,20 @@ def _list(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     item = stored_type(args[0].type)
     if item is None:
         raise TypingError(f"list() of {args[0].type} is not supported", hint=_LIST_HINT)
-    return call_kernel(listkernels.list_from, [args[0].type])
+    if containers.is_unrefined(args[0].type):
+        return PENDING  # an empty set or dict still waiting for its item types
+    return call_kernel(copy_kernel(args[0].type), [args[0].type])
 
 
-_LIST_HINT = "list() takes a list, a tuple, an array or range(...)"
+_LIST_HINT = "list() takes a list, a tuple, an array, a set, a dict, a dict view or range(...)"
+
+
+def copy_kernel(t: T.Type) -> Callable[..., object]:
+    """The kernel that copies the items of `t` into a new list: by position, or by iterating
+    (sets, dicts and their views have no positions)."""
+    if containers.iterated_item(t) is not None:
+        return listkernels.list_from_iterable
+    return listkernels.list_from
 
 
 # --- length, items, truth --------------------------------------------------------------------
@@ -368,18 +382,23 @@ def _clear(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((None,), T.NONE, lower)
 
 
-@register_method(T.List, "extend", params="items: tuple | array")
+@register_method(T.List, "extend", params="items: list | tuple | array | set | dict")
 def _extend(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 2:
         return None
     t = _receiver(args)
+    if containers.is_unrefined(args[1].type):
+        return PENDING  # an empty set or dict still waiting for its item types
     item = stored_type(args[1].type)
     if item is None:
         raise TypingError(f"cannot extend a list with {args[1].type}", hint=_LIST_HINT)
     _check_store(t, item)
     if isinstance(t.item, T.Bottom):  # typed once the item type is known (listinfer)
         return Resolved((None, None), T.NONE)
-    kernel = call_kernel(listkernels.list_extend, [t, args[1].type])
+    if containers.iterated_item(args[1].type) is not None:
+        kernel = call_kernel(listkernels.list_extend_iterable, [t, args[1].type])
+    else:
+        kernel = call_kernel(listkernels.list_extend, [t, args[1].type])
     return _discard(kernel)
 
 
@@ -557,14 +576,18 @@ def resolve_sorted(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved 
     return _with_reverse(kernels, args[0].type, kwargs, "sorted()")
 
 
-@register_function(sorted, params="items: tuple | array, *, key?: const, reverse?: bool")
+@register_function(
+    sorted, params="items: list | tuple | array | set | dict, *, key?: const, reverse?: bool"
+)
 def _sorted(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if args and unsettled(args[0].type):
         return PENDING
     if args and isinstance(args[0].type, T.List):
         return resolve_sorted(args, kwargs)
     if len(args) == 1 and stored_type(args[0].type) is not None:
-        listed = call_kernel(listkernels.list_from, [args[0].type])
+        if containers.is_unrefined(args[0].type):
+            return PENDING
+        listed = call_kernel(copy_kernel(args[0].type), [args[0].type])
         inner = resolve_sorted([Operand(listed.ret)], kwargs)
         if inner is None:
             return None

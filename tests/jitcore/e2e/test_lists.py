@@ -490,3 +490,31 @@ def filled_after_a_call(n):  # noqa: ANN001, ANN201
 @given(st.integers(0, 5))
 def test_an_empty_list_passed_before_it_is_filled_is_typed_by_the_fill(n: int) -> None:
     assert_same(filled_after_a_call, n)
+
+
+def lists_of_dicts_and_sets(keys):  # noqa: ANN001, ANN201
+    d = {}
+    for i, k in enumerate(keys):
+        d[k] = i * 0.5
+    s = {k % 5 for k in keys}
+    extended = [-1.0]
+    extended.extend(d.values())
+    extended2 = [-1]
+    extended2.extend(s)
+    return (
+        list(d),
+        list(d.keys()),
+        list(d.values()),
+        list(d.items()),
+        sorted(s),
+        sorted(d.values(), reverse=True),
+        sorted(d, key=lambda k: -k),
+        extended,
+        sorted(extended2),  # a set's order: insertion order here, hash order in Python
+        sorted(list(s)),
+    )
+
+
+@given(st.lists(st.integers(-20, 20), min_size=1, max_size=12))
+def test_list_sorted_and_extend_take_dicts_sets_and_views(keys: list[int]) -> None:
+    assert_same(lists_of_dicts_and_sets, keys)
