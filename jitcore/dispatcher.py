@@ -250,10 +250,19 @@ class Dispatcher:
         bound.apply_defaults()
         return tuple(bound.arguments[name] for name in self._param_names)
 
+    def _python_target(self) -> Callable[..., Any]:
+        """What runs the Python function for this dispatcher's arguments: the function itself,
+        or, for a variant with functions fixed (`_frozen_variant`), a call that passes them
+        back in by name (its callers give only the other arguments)."""
+        if not self._frozen:
+            return self.py_func
+        names, frozen, func = list(self._param_names), dict(self._frozen), self.py_func
+        return lambda *args: func(**dict(zip(names, args)), **frozen)
+
     def _target_for(self, args: tuple, key: tuple) -> Callable[..., Any]:
         mode = self.options.mode
         if mode is ExecutionMode.PYTHON:
-            return self.py_func
+            return self._python_target()
         try:
             sig = tuple(typeof(a, name) for a, name in zip(args, self._param_names))
         except TypeError as exc:
@@ -279,8 +288,9 @@ class Dispatcher:
                 JitFallbackWarning,
                 stacklevel=4,
             )
-        self._by_key[key] = self.py_func
-        return self.py_func
+        target = self._python_target()
+        self._by_key[key] = target
+        return target
 
     # --- compiling ------------------------------------------------------------------------
 

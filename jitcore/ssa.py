@@ -353,6 +353,13 @@ class _Builder:
 
     def assign(self, target: ast.expr, value: ir.Value, node: ast.AST) -> None:
         if isinstance(target, ast.Name):
+            if target.id in self.nested:  # bound to a nested function at compile time
+                raise self.unsupported(
+                    target,
+                    f"`{target.id}` names a nested function and is assigned a value here: "
+                    "which one a later use means would depend on the path taken",
+                    "give the value a name of its own",
+                )
             if (
                 isinstance(value, ir.Instr)
                 and value.name.startswith("t")

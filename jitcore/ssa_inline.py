@@ -53,6 +53,14 @@ def define(b: _Builder, name: str, node: Nested) -> None:
             "decorated nested functions are not supported",
             "define the function at module level",
         )
+    previous = b.nested.get(name)
+    if previous is not None and previous is not node and name != "<lambda>":
+        raise b.unsupported(
+            node,
+            f"`{name}` is bound to a second nested function: which one a call means would "
+            "depend on the path taken (compiled code binds nested functions while compiling)",
+            "give each nested function a name of its own",
+        )
     b.nested[name] = node
     # Python evaluates defaults once, where the function is defined (`lambda a, b=x: ...`
     # keeps the x of that moment, whatever x is when it is called)

@@ -433,6 +433,10 @@ class _Inference:
                 return True
             if isinstance(v, ir.GetItem):
                 v = v.obj
+            elif isinstance(v, ir.GetAttr) and v.attr in ("T", "real", "imag"):
+                v = v.obj
+            elif isinstance(v, ir.Call) and _view_source(v) is not None:
+                v = cast(ir.Value, _view_source(v))
             else:
                 return False
 
@@ -802,6 +806,31 @@ def _number_like(t: T.Type | None) -> bool:
     return isinstance(t, T.Scalar | T.Tuple | T.Optional)
 
 
+# Operations whose result may be a view of their first array operand (a write through it
+# writes there), by implementation name.
+_VIEWS = frozenset(
+    f"{prefix}.{name}"
+    for prefix in ("np", "array")
+    for name in (
+        "reshape", "ravel", "transpose", "swapaxes", "squeeze", "view", "asarray",
+        "ascontiguousarray", "asfortranarray", "moveaxis", "expand_dims", "atleast_1d",
+        "atleast_2d", "atleast_3d", "broadcast_to", "flip", "fliplr", "flipud", "rot90",
+        "diagonal", "real", "imag",
+    )
+)  # fmt: skip
+
+
+def _view_source(call: ir.Call) -> ir.Value | None:
+    """The array `call` may return a view of (`TABLE.reshape(3)`, `np.asarray(TABLE)`)."""
+    impl = call.impl
+    if not isinstance(impl, Resolved) or impl.name not in _VIEWS:
+        return None
+    func = call.func
+    if isinstance(func, ir.GetAttr):  # a method: the receiver
+        return func.obj
+    return call.args[0] if call.args else None
+
+
 def _iterates_tuple(call: ir.Call) -> bool:
     func = call.func
     return (
@@ -885,6 +914,15 @@ def infer_types(
     _check_containers_typed(fn)
     check_lists_typed(fn)
     for _, instr in fn.instructions():
+        if isinstance(instr, ir.Phi) and instr.type is None:
+            var = instr.name.split(".")[0]
+            raise TypingError(
+                f"`{var}` has no value on any path this specialization takes (it is assigned "
+                "only where a branch decided while compiling does not go): Python raises "
+                "UnboundLocalError where it is read",
+                loc=instr.loc,
+                hint=f"give `{var}` a value before the branch",
+            )
         if instr.type is None:
             raise TypingError("cannot infer the type of this expression", loc=instr.loc)
     inference.rewrite()

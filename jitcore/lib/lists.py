@@ -497,6 +497,12 @@ def key_function(op: Operand | None, what: str) -> T.Type | None:
     compiling, which the sorting kernel is specialized for."""
     if op is None or isinstance(op.type, T.NoneType) or (op.is_const and op.const is None):
         return None
+    if isinstance(op.type, T.Opaque) and isinstance(op.type.obj, type):
+        name = op.type.obj.__name__
+        raise TypingError(
+            f"{what}: key={name} (a class) is not supported as a key function",
+            hint=f"write key=lambda x: {name}(x)",
+        )
     if isinstance(op.type, T.Opaque) and callable(op.type.obj):
         return op.type
     raise TypingError(

@@ -499,6 +499,10 @@ def resolve_compare(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved
         return on_lists
     if op in {"in", "notin"}:
         return _resolve_contains(op, a, b, loc)
+    if op in {"eq", "ne"} and (isinstance(ta, T.Opaque) or isinstance(tb, T.Opaque)):
+        known = _compare_known(a, b)
+        if known is not None:  # `a.dtype == np.float32`, `a.dtype == "float32"`
+            return Resolved((None, None), T.BOOL, const=known == (op == "eq"))
     if containers.is_runtime_type(ta) or containers.is_runtime_type(tb):
         return containers.resolve_compare(op, a, b)
     if isinstance(ta, T.Array) or isinstance(tb, T.Array):
@@ -632,6 +636,24 @@ def _resolve_identity(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolv
     if isinstance(a.type, T.Opaque) and isinstance(b.type, T.Opaque):
         return Resolved((None, None), T.BOOL, const=(a.type.obj is b.type.obj) == (op == "is"))
     raise TypingError("`is` is supported only with None", loc=loc, hint="use == to compare values")
+
+
+def _compare_known(a: Operand, b: Operand) -> bool | None:
+    """`a == b` computed while compiling, when one side is a compile-time object (a dtype, a
+    class, a function) and the other is one too or a constant: Python's own `==` (so a dtype
+    equals its name and its scalar type, as in NumPy); None when a side is not known."""
+    values = []
+    for x in (a, b):
+        if isinstance(x.type, T.Opaque):
+            values.append(x.type.obj)
+        elif x.is_const:
+            values.append(x.const)
+        else:
+            return None
+    try:
+        return bool(values[0] == values[1])
+    except (TypeError, ValueError):
+        return False
 
 
 def _resolve_tuple_compare(op: str, ta: T.Tuple, tb: T.Tuple, loc: SourceLoc) -> Resolved:

@@ -151,3 +151,28 @@ def classinfo_not_constant(x, cls):  # noqa: ANN001, ANN201
 def test_isinstance_that_the_type_does_not_decide_is_a_typing_error(f, args, message) -> None:  # noqa: ANN001
     with pytest.raises(TypingError, match=message):
         jit(f, mode="compiled")(*args)
+
+
+def by_dtype(a):  # noqa: ANN001, ANN201
+    if a.dtype == np.float32:
+        return a.sum() * 2  # typed only for float32 arrays
+    if a.dtype == "int64" or a.dtype != np.float64:
+        return a.sum() + 1
+    return a.sum()
+
+
+@given(st.sampled_from([np.float32, np.float64, np.int64, np.int8]), st.integers(0, 4))
+def test_dtype_comparisons_are_decided_while_compiling(dtype: type, n: int) -> None:
+    assert_same_arrays(by_dtype, np.arange(n, dtype=dtype))
+
+
+def unbound_on_every_live_path(a):  # noqa: ANN001, ANN201
+    if a.ndim == 2:
+        y = 5
+    return y  # noqa: F821 - Python: UnboundLocalError for a 1-D `a`
+
+
+def test_a_variable_assigned_only_on_a_dead_way_is_explained() -> None:
+    with pytest.raises(TypingError, match="`y` has no value on any path") as info:
+        jit(unbound_on_every_live_path, mode="compiled")(np.zeros(3))
+    assert "UnboundLocalError" in str(info.value) and "hint: " in str(info.value)

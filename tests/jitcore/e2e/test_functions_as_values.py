@@ -226,3 +226,28 @@ def test_functions_passed_from_python_get_a_specialization_each() -> None:
     assert f(cubic, 0.0, 2.0) == bisect.py_func(cubic, 0.0, 2.0)
     assert f(np.cos, 0.0, 2.0) == bisect.py_func(np.cos, 0.0, 2.0)
     assert len(f._frozen_variants) == 3
+
+
+def rebinds_a_lambda(x):  # noqa: ANN001, ANN201
+    if x > 0:
+        f = lambda t: t + 1  # noqa: E731
+    else:
+        f = lambda t: t - 1  # noqa: E731
+    return f(x)  # which lambda depends on the path: refused, not guessed
+
+
+def test_a_name_bound_to_two_nested_functions_is_refused() -> None:
+    with pytest.raises(UnsupportedError, match="bound to a second nested function"):
+        jit(rebinds_a_lambda, mode="compiled")(3)
+
+
+def test_auto_mode_falls_back_with_the_function_argument_kept() -> None:
+    """A lambda passed from Python cannot be compiled (its source is not a `def`): the
+    fallback to Python must still pass it."""
+    import warnings
+
+    f = jit(bisect.py_func)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", jitcore.JitFallbackWarning)
+        got = f(lambda t: t * t - 2.0, 0.0, 2.0)  # noqa: E731
+    assert got == bisect.py_func(lambda t: t * t - 2.0, 0.0, 2.0)

@@ -518,3 +518,13 @@ def lists_of_dicts_and_sets(keys):  # noqa: ANN001, ANN201
 @given(st.lists(st.integers(-20, 20), min_size=1, max_size=12))
 def test_list_sorted_and_extend_take_dicts_sets_and_views(keys: list[int]) -> None:
     assert_same(lists_of_dicts_and_sets, keys)
+
+
+def key_is_a_class(values):  # noqa: ANN001, ANN201
+    return sorted(values, key=float)
+
+
+def test_a_class_as_key_is_a_typing_error_with_the_way_out() -> None:
+    with pytest.raises(TypingError, match="key=float") as info:
+        jit(key_is_a_class, mode="compiled")([3, 1, 2])
+    assert "lambda x: float(x)" in str(info.value)

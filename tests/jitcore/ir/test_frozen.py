@@ -95,6 +95,16 @@ def shuffles_it():  # noqa: ANN201
     np.random.shuffle(TABLE)
 
 
+def writes_a_reshaped_view():  # noqa: ANN201
+    v = TABLE.reshape(2, 3)
+    v[0, 0] = 1.0
+
+
+def writes_through_asarray_and_T():  # noqa: ANN201
+    v = np.asarray(TABLE).T
+    v[0] += 1.0
+
+
 @pytest.mark.parametrize(
     ("f", "args"),
     [
@@ -104,6 +114,8 @@ def shuffles_it():  # noqa: ANN201
         (copies_into_it, (1.0,)),
         (ufunc_out_into_it, (1.0,)),
         (shuffles_it, ()),
+        (writes_a_reshaped_view, ()),
+        (writes_through_asarray_and_T, ()),
     ],
 )
 def test_every_write_into_a_module_level_array_is_a_typing_error(f, args) -> None:  # noqa: ANN001
