@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
 from jitcore.lib import npselectk, npsortk
-from jitcore.lib.arrays import assign
+from jitcore.lib.arrays import assign, check_python_int
 from jitcore.lib.loops import elementwise
 from jitcore.lib.nprows import (
     axes_arg,
@@ -305,6 +305,8 @@ def _put(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         vals = _values(v, kw, args, names)
         a, ind, values = vals["a"], vals["ind"], vals["v"]
         assert a is not None and ind is not None and values is not None
+        if not isinstance(values.type, T.Array):  # a Python int must fit, NaN cannot go in
+            check_python_int(b, values, t.dtype)
         r = rows(b, a, None, t.dtype)  # a itself when C-contiguous, else a copy
         flat = _shaped(b, r.rows, [r.length])
         _call(put, b, [flat, _flat(b, ind, T.I64), _flat(b, values, t.dtype)])

@@ -510,3 +510,14 @@ def test_unsupported_forms_are_typing_errors_with_a_hint(f, words: str) -> None:
         compiled(f)(np.arange(4.0).reshape(2, 2))
     assert words in str(info.value)
     assert "hint:" in str(info.value)
+
+
+@given(
+    st.sampled_from([np.uint8, np.int8, np.int32, np.int64]),
+    st.one_of(
+        st.integers(-(2**63), 2**63 - 1),
+        st.sampled_from([float("nan"), float("inf"), -float("inf"), 1e30, 2.5]),
+    ),
+)
+def test_put_of_a_python_number_the_dtype_cannot_hold_raises_as_numpy(dtype: type, v) -> None:  # noqa: ANN001
+    assert_same_arrays(put_, np.zeros(4, dtype=dtype), 1, v)  # OverflowError / ValueError
