@@ -103,7 +103,10 @@ def parse_function(func: FunctionType) -> ParsedFunction:
     raw = "".join(lines)
     source = textwrap.dedent(raw)
     indent = _indent_removed(raw, source)
-    module = ast.parse(source, filename=filename)
+    try:
+        module = ast.parse(source, filename=filename)
+    except SyntaxError:  # a lambda's lines are part of a statement (`try: f(lambda x: x)`)
+        module = ast.Module([], [])
     tree = _find_def(module, func)
     if tree is None:
         loc = SourceLoc(filename, first_line, indent)

@@ -39,20 +39,7 @@ class _Frame:
 
 def define(b: _Builder, name: str, node: Nested) -> None:
     """Bind `name` to a nested function at compile time."""
-    args = node.args
-    if args.vararg or args.kwarg or args.posonlyargs:
-        raise b.unsupported(
-            node,
-            "nested functions with *args, **kwargs or positional-only parameters are not "
-            "supported",
-            "give the nested function plain parameters",
-        )
-    if isinstance(node, ast.FunctionDef) and node.decorator_list:
-        raise b.unsupported(
-            node.decorator_list[0],
-            "decorated nested functions are not supported",
-            "define the function at module level",
-        )
+    _check_signature(b, node)
     previous = b.nested.get(name)
     if previous is not None and previous is not node and name != "<lambda>":
         raise b.unsupported(
@@ -73,6 +60,24 @@ def define(b: _Builder, name: str, node: Nested) -> None:
     b.nested_defaults[name] = hidden
 
 
+def _check_signature(b: _Builder, node: Nested) -> None:
+    """Plain parameters only, no decorators: what compiled code can bind at a call."""
+    args = node.args
+    if args.vararg or args.kwarg or args.posonlyargs:
+        raise b.unsupported(
+            node,
+            "nested functions with *args, **kwargs or positional-only parameters are not "
+            "supported",
+            "give the nested function plain parameters",
+        )
+    if isinstance(node, ast.FunctionDef) and node.decorator_list:
+        raise b.unsupported(
+            node.decorator_list[0],
+            "decorated nested functions are not supported",
+            "define the function at module level",
+        )
+
+
 def _defaults(node: Nested) -> dict[str, ast.expr]:
     args = node.args
     params = [a.arg for a in args.args]
@@ -84,6 +89,7 @@ def _defaults(node: Nested) -> dict[str, ast.expr]:
 def as_value(b: _Builder, node: Nested, name: str, at: ast.AST) -> ir.Value:
     """A nested function (or a lambda) used as a value at `at`: a function object of its own,
     if it reads nothing from the enclosing function."""
+    _check_signature(b, node)
     params = {a.arg for a in (*node.args.args, *node.args.kwonlyargs)}
     inner = node.body if isinstance(node.body, list) else [node.body]
     stored = {

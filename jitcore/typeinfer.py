@@ -116,6 +116,8 @@ class _Inference:
     def operand(self, v: ir.Value) -> Operand:
         t = self.type_of(v)
         assert t is not None
+        if isinstance(t, T.Opaque):  # a compile-time object is its own constant, phi or not
+            return Operand(t, t.obj)
         if isinstance(t, T.Optional):  # used as its value: `rewrite` inserts the check
             return Operand(t.inner, weak=self.is_weak(v))
         if isinstance(v, ir.Const) and not isinstance(t, T.Array):  # frozen arrays are data
@@ -408,7 +410,7 @@ class _Inference:
                     return Resolved((None,), BoundMethod(recv.type, attr))
                 return operators.resolve_getattr(recv, attr, instr.loc)
             case ir.Call():
-                return self.resolve_call(instr)
+                return self.resolve_call(instr, op)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
 
     def _refuse_frozen(
@@ -455,12 +457,15 @@ class _Inference:
                 return Operand(cast(T.Type, self.type_of(index)), slice(*parts))
         return self.operand(index)
 
-    def resolve_call(self, call: ir.Call) -> Resolved:
+    def resolve_call(
+        self, call: ir.Call, operand: Callable[[ir.Value], Operand] | None = None
+    ) -> Resolved:
         if any(is_spread(a) for a in call.args):  # f(*t): the tuple's items (starcall)
             return resolve_spread_call(self, call)
         func_type = self.type_of(call.func)
-        args = [self.operand(a) for a in call.args]
-        kwargs = {k: self.operand(v) for k, v in call.kwargs.items()}
+        op = operand or self.operand
+        args = [op(a) for a in call.args]
+        kwargs = {k: op(v) for k, v in call.kwargs.items()}
         if isinstance(func_type, BoundMethod):
             rule = lookup_method(func_type.recv, func_type.method)
             assert rule is not None
@@ -711,6 +716,8 @@ def _keeps_optional(instr: ir.Instr) -> bool:
         return lhs is not None and rhs is not None and optional.against_none(lhs, rhs)
     if isinstance(instr, ir.UnaryOp) and instr.op in ("truth", "not"):
         return isinstance(_Inference.type_of(instr.operand), T.Optional)
+    if isinstance(instr, ir.Call) and isinstance(instr.func, ir.Const):
+        return instr.func.value in (isinstance, print)  # None is a value of theirs
     return False
 
 
@@ -787,6 +794,8 @@ _PYTHON_NUMBER_FUNCS = frozenset({abs, round, min, max, divmod, pow})
 
 
 def _arg_origin(t: T.Type | None) -> Origin:
+    if isinstance(t, T.Optional):  # None or a Python number: a Python number when not None
+        return _arg_origin(t.inner)
     if isinstance(t, T.List):  # a list of Python numbers holds Python numbers
         return cast(Origin, lists.item_origin(t.item))
     if isinstance(t, T.Tuple):

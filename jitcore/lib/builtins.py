@@ -306,9 +306,15 @@ def _print(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
     if any(lists.unsettled(a.type) for a in args):
         return lists.PENDING
-    for a in (*args, *kwargs.values()):
+    for a in args:
         if not _printable(a.type):
             raise TypingError(f"print: a value of type {a.type} cannot be printed")
+    for name, op in kwargs.items():
+        text = isinstance(op.type, T.Str | T.NoneType) and name != "flush"
+        flag = isinstance(op.type, T.Scalar) and op.type.is_bool and name == "flush"
+        if not (text or flag):
+            wanted = "True or False" if name == "flush" else "a string or None"
+            raise TypingError(f"print: {name}= must be {wanted}, not {op.type}")
     keywords = [k for k in _PRINT_KEYWORDS if k in kwargs]
     types = [a.type for a in args] + [kwargs[k].type for k in keywords]
     symbol = PRINT_PREFIX + ",".join(keywords) + ";" + ",".join(t.name for t in types)

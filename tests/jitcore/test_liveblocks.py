@@ -176,3 +176,43 @@ def test_a_variable_assigned_only_on_a_dead_way_is_explained() -> None:
     with pytest.raises(TypingError, match="`y` has no value on any path") as info:
         jit(unbound_on_every_live_path, mode="compiled")(np.zeros(3))
     assert "UnboundLocalError" in str(info.value) and "hint: " in str(info.value)
+
+
+def maybe_float(x):  # noqa: ANN001, ANN201
+    v = None
+    if x > 0:
+        v = x * 1.0
+    return v
+
+
+def isinstance_of_an_optional(x):  # noqa: ANN001, ANN201
+    v = maybe_float(x)
+    return isinstance(v, float)  # True or False by the path: not decided while compiling
+
+
+def test_isinstance_of_a_value_that_may_be_none_is_a_typing_error() -> None:
+    with pytest.raises(TypingError, match="None from a value"):
+        jit(isinstance_of_an_optional, mode="compiled")(1)
+
+
+def inc(t):  # noqa: ANN001, ANN201
+    return t + 1
+
+
+def dec(t):  # noqa: ANN001, ANN201
+    return t - 1
+
+
+def hop(f, x):  # noqa: ANN001, ANN201
+    return f(x) * 2
+
+
+def function_by_flag(x):  # noqa: ANN001, ANN201
+    f = inc if not DEBUG else dec  # one way taken: the phi holds one function
+    g = (lambda t: t * 3) if True else (lambda t: t)  # noqa: E731
+    return hop(f, x), hop(g, x)
+
+
+@given(st.integers(-100, 100))
+def test_a_function_chosen_by_a_decided_branch_can_be_passed(x: int) -> None:
+    assert_same(function_by_flag, x)

@@ -251,3 +251,30 @@ def test_auto_mode_falls_back_with_the_function_argument_kept() -> None:
         warnings.simplefilter("ignore", jitcore.JitFallbackWarning)
         got = f(lambda t: t * t - 2.0, 0.0, 2.0)  # noqa: E731
     assert got == bisect.py_func(lambda t: t * t - 2.0, 0.0, 2.0)
+
+
+def optional_callee(v=None):  # noqa: ANN001, ANN201
+    if v is None:
+        return -1.0
+    return 1.0 / v  # a Python float: ZeroDivisionError at 0.0
+
+
+def passes_an_optional_float(x):  # noqa: ANN001, ANN201
+    v = None
+    if x >= 0:
+        v = x * 1.0
+    return optional_callee(v)
+
+
+@given(st.sampled_from([2, 0, -3]))
+def test_an_optional_python_number_keeps_pythons_rules_in_a_callee(x: int) -> None:
+    assert_same(passes_an_optional_float, x)  # ZeroDivisionError at 0, as Python
+
+
+def passes_a_varargs_lambda(x):  # noqa: ANN001, ANN201
+    return plain_helper(lambda *args: args[0] + 1, x)  # type: ignore[arg-type]
+
+
+def test_a_lambda_with_star_args_passed_as_a_value_is_explained() -> None:
+    with pytest.raises(UnsupportedError, match="\\*args"):
+        jit(passes_a_varargs_lambda, mode="compiled")(1)

@@ -127,3 +127,26 @@ def prints_a_function(x):  # noqa: ANN001, ANN201
 def test_what_print_refuses(f, message: str) -> None:  # noqa: ANN001
     with pytest.raises(TypingError, match=message):
         jit(f, mode="compiled")(1.0)
+
+
+def prints_an_optional(x):  # noqa: ANN001, ANN201
+    v = None
+    if x > 0:
+        v = x
+    print("v =", v)
+    return x
+
+
+def test_print_of_a_value_that_may_be_none(capsys: pytest.CaptureFixture[str]) -> None:
+    for x in (1.5, -1.0):
+        got, want = _both(capsys, prints_an_optional, x)
+        assert got == want
+
+
+def prints_with_a_bad_sep(x):  # noqa: ANN001, ANN201
+    print(x, sep=1)
+
+
+def test_print_keywords_of_the_wrong_type_are_typing_errors() -> None:
+    with pytest.raises(TypingError, match="sep= must be a string or None"):
+        jit(prints_with_a_bad_sep, mode="compiled")(1.0)
