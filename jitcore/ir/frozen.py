@@ -33,8 +33,9 @@ def frozen_type(value: object) -> T.Array | None:
 
 
 def frozen_contents(value: np.ndarray) -> np.ndarray:
-    """The C-contiguous native-order copy whose bytes compiled code holds."""
-    return np.ascontiguousarray(value)
+    """The C-contiguous native-order copy whose bytes compiled code holds, of `value`'s shape
+    (`np.ascontiguousarray` alone makes a 0-d array 1-d)."""
+    return np.ascontiguousarray(value).reshape(value.shape)
 
 
 def frozen_array(items: tuple, dtype: str, shape: tuple) -> np.ndarray:

@@ -142,3 +142,15 @@ def test_frozen_arrays_print_and_parse_back() -> None:
     texts = stage_texts(lookup, (T.I64, T.F64))
     assert "@jitcore.ir.frozen.frozen_array(" in texts["typeinfer"]
     assert_round_trips(texts)
+
+
+SCALAR = np.array(3.5)  # a 0-d module-level array
+
+
+def reads_a_0d_global(x):  # noqa: ANN001, ANN201
+    return SCALAR + x, SCALAR.item(), SCALAR.ndim, SCALAR.sum()
+
+
+@given(st.floats(-1e6, 1e6))
+def test_a_0d_module_level_array_is_read_as_numpy_reads_it(x: float) -> None:
+    assert_same(reads_a_0d_global, x)
