@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from hypothesis import currently_in_test_context, reject
+from hypothesis import currently_in_test_context, reject, settings
 
 from jitcheck.compare import (
     DEFAULT_ULPS,
@@ -162,3 +162,11 @@ def run_twice_on_one_cache(
         assert out.returncode == 0, out.stderr
         runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
     return runs
+
+
+def ci_examples(n: int) -> settings:
+    """Hypothesis settings with at most `n` examples, except under the `thorough` profile,
+    which keeps its own count: for properties whose every example is costly (a compile, a
+    child process), so that `make test` stays within CI's time."""
+    current = settings().max_examples
+    return settings(max_examples=current if current >= 1000 else min(n, current))

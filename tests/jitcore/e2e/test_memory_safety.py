@@ -19,13 +19,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from numpy.lib.stride_tricks import as_strided
 
 from jitcore import UnsupportedError, jit, machine_code, runtime
 from jitcore.runtime import nrt
-from tests.jitcore.support import assert_same, assert_same_arrays
+from tests.jitcore.support import assert_same, assert_same_arrays, ci_examples
 
 OPTS = pytest.mark.parametrize("opt", [0, 3])
 ROOT = Path(__file__).resolve().parents[3]
@@ -193,7 +193,11 @@ huge = st.integers(2**48, 2**63 - 1) | st.sampled_from(
 
 @pytest.mark.parametrize("f", SIZED, ids=lambda f: f.__name__)
 @OPTS
+@ci_examples(20)  # 24 cases of 60 examples took 4 of CI's 12 minutes of worker time
 @given(n=huge)
+@example(n=2**48)
+@example(n=2**63 - 1)
+@example(n=3 * 2**61)
 def test_item2_huge_sizes_raise_as_numpy(f, opt: int, n: int) -> None:  # noqa: ANN001
     with counting():
         before = runtime.live_bytes()
