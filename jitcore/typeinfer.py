@@ -180,7 +180,10 @@ class _Inference:
         if isinstance(instr, ir.Cast | ir.ExcPending | ir.CaughtExc | ir.ExcMatch):
             return instr.type  # typed when built (casts; `try`'s instructions, ssa_try)
         operands = instr.operands()
-        types = [self.type_of(v) for v in operands]
+        try:
+            types = [self.type_of(v) for v in operands]
+        except JitError as err:  # a constant no compiled type holds (a float16 global array)
+            raise err.located(instr.loc) from err.__cause__
         if any(t is None for t in types):
             return None
         if any(isinstance(t, T.Bottom) for t in types):

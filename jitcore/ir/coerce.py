@@ -44,6 +44,12 @@ def const_type(value: object) -> T.Type:
     frozen = frozen_type(value)  # a module-level array: a read-only constant (`ir.frozen`)
     if frozen is not None:
         return frozen
+    if isinstance(value, np.ndarray):
+        raise TypingError(
+            f"an array of dtype {value.dtype} cannot be compiled",
+            hint="use an array of bools, ints, float32/64 or complex64/128 "
+            "(`a.astype(np.float32)` for float16)",
+        )
     return T.Opaque(value)
 
 

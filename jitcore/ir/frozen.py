@@ -24,18 +24,17 @@ def frozen_type(value: object) -> T.Array | None:
     if not isinstance(value, np.ndarray) or value.dtype.kind not in "biufc":
         return None
     try:
-        dtype = T.from_dtype(value.dtype)
+        dtype = T.from_dtype(value.dtype.newbyteorder("="))
     except TypeError:
         return None
-    if value.dtype.byteorder == ">":
-        return None
-    return T.Array(dtype, value.ndim, "C")
+    return T.Array(dtype, value.ndim, "C")  # a big-endian one is held in native order
 
 
 def frozen_contents(value: np.ndarray) -> np.ndarray:
     """The C-contiguous native-order copy whose bytes compiled code holds, of `value`'s shape
     (`np.ascontiguousarray` alone makes a 0-d array 1-d)."""
-    return np.ascontiguousarray(value).reshape(value.shape)
+    native = value.dtype.newbyteorder("=")
+    return np.ascontiguousarray(value, dtype=native).reshape(value.shape)
 
 
 def frozen_array(items: tuple, dtype: str, shape: tuple) -> np.ndarray:

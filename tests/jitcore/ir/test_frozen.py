@@ -154,3 +154,26 @@ def reads_a_0d_global(x):  # noqa: ANN001, ANN201
 @given(st.floats(-1e6, 1e6))
 def test_a_0d_module_level_array_is_read_as_numpy_reads_it(x: float) -> None:
     assert_same(reads_a_0d_global, x)
+
+
+BIG_ENDIAN = np.arange(5.0).astype(">f8")
+HALF = np.arange(3, dtype=np.float16)
+
+
+def reads_a_big_endian_global(i):  # noqa: ANN001, ANN201
+    return BIG_ENDIAN[i % 5] * 2.0, BIG_ENDIAN.sum()
+
+
+def reads_a_half_global():  # noqa: ANN201
+    return HALF.sum()
+
+
+@given(st.integers(-10, 10))
+def test_a_big_endian_module_level_array_is_held_in_native_order(i: int) -> None:
+    assert_same(reads_a_big_endian_global, i)
+
+
+def test_a_module_level_array_of_a_dtype_compiled_code_lacks_is_named() -> None:
+    with pytest.raises(TypingError, match="dtype float16 cannot be compiled") as info:
+        jit(mode="compiled")(reads_a_half_global)()
+    assert "test_frozen.py" in str(info.value) and "hint: " in str(info.value)
