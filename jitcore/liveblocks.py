@@ -24,6 +24,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir.markers import MISSING
 from jitcore.lib.registry import Resolved
 
+# (`interpret.COMPARE` holds the same, but `interpret` imports the compiler above typeinfer)
 _COMPARE: dict[str, Callable[[Any, Any], Any]] = {
     "eq": operator.eq,
     "ne": operator.ne,
@@ -113,10 +114,6 @@ def prune(fn: ir.Function) -> bool:
         value = known_value(term.cond)
         if value is MISSING:
             continue
-        taken, dropped = (term.if_true, term.if_false) if value else (term.if_false, term.if_true)
-        block.terminator = ir.Jump(taken, loc=term.loc)
-        if dropped is not taken:
-            for phi in dropped.phis():
-                phi.incoming.pop(block, None)
+        block.take_branch(value)
         changed = True
     return fn.remove_unreachable_blocks() or changed

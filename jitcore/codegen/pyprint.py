@@ -13,6 +13,7 @@ goes on: compiled code has no way to raise an arbitrary Python exception here.
 
 from __future__ import annotations
 
+import functools
 from typing import cast
 
 from llvmlite import ir as ll
@@ -48,7 +49,7 @@ def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
     fn = existing or ll.Function(module, ll.FunctionType(PTR, [PTR, *params]), name=name)
     fn.linkage = "internal"
     b = ll.IRBuilder(fn.append_basic_block("entry"))
-    capi = _CAPI(module)
+    capi = functools.partial(declare_function, module)  # capi(name, ret, args)
     state = b.call(capi("PyGILState_Ensure", I32, []), [])
     keywords = _keywords(name)
     positional = len(types) - len(keywords)
@@ -91,13 +92,3 @@ def _boxed(b: ll.IRBuilder, v: ll.Value, t: T.Type) -> ll.Value:
     each runtime block, so one is added first)."""
     emit_refcount(b, b.module, v, t, True)
     return boxing.box_value(b, v, t)
-
-
-class _CAPI:
-    """C API functions by name, declared once in the module."""
-
-    def __init__(self, module: ll.Module) -> None:
-        self.module = module
-
-    def __call__(self, name: str, ret: ll.Type, args: list[ll.Type]) -> ll.Function:
-        return declare_function(self.module, name, ret, args)

@@ -696,6 +696,17 @@ class Block:
     instrs: list[Instr] = field(default_factory=list)
     terminator: Terminator | None = None
 
+    def take_branch(self, value: object) -> None:
+        """Replace this block's `br` by a jump to the way `value` (its condition, known) takes,
+        dropping the phi inputs the other way would have received from here."""
+        term = self.terminator
+        assert isinstance(term, Branch)
+        taken, dropped = (term.if_true, term.if_false) if value else (term.if_false, term.if_true)
+        self.terminator = Jump(taken, loc=term.loc)
+        if dropped is not taken:
+            for phi in dropped.phis():
+                phi.incoming.pop(self, None)
+
     def phis(self) -> Iterator[Phi]:
         for instr in self.instrs:
             if not isinstance(instr, Phi):

@@ -26,7 +26,7 @@ from jitcore.lib import layout as L
 from jitcore.lib import matmul, npmorek, ufuncs
 from jitcore.lib import shapes as S
 from jitcore.lib.loops import Recipe, elementwise
-from jitcore.lib.nprows import is_none
+from jitcore.lib.nprows import bind_operands, is_none
 from jitcore.lib.npstats import flat1
 from jitcore.lib.registry import (
     Lowerer,
@@ -43,20 +43,11 @@ Ops = dict[str, Operand | None]
 def _bind(
     args: list[Operand], kwargs: dict[str, Operand], names: list[str], what: str
 ) -> tuple[Ops, dict[str, int]]:
-    """The operands by parameter name (None when not given) and, for those given, where the
-    emitter finds them: a position in the positional values, or -1 for a keyword."""
-    if len(args) > len(names):
-        raise TypingError(f"{what} takes at most {len(names)} arguments")
-    ops: Ops = dict.fromkeys(names)
-    where: dict[str, int] = {}
-    for k, (name, op) in enumerate(zip(names, args)):
-        ops[name], where[name] = op, k
-    for name, op in kwargs.items():
-        if name not in ops:
-            raise TypingError(f"{what}: unexpected keyword argument {name!r}")
-        if ops[name] is not None:
-            raise TypingError(f"{what}: argument {name!r} given twice")
-        ops[name], where[name] = op, -1
+    """The operands by parameter name (None when not given; `nprows.bind_operands`) and, for
+    those given, where the emitter finds them: a position in the positional values, or -1
+    for a keyword."""
+    ops = bind_operands(args, kwargs, names, what)
+    where = {name: k for k, name in enumerate(names[: len(args)])} | dict.fromkeys(kwargs, -1)
     return ops, where
 
 

@@ -58,15 +58,7 @@ def fold_constants(fn: ir.Function) -> bool:
                     changed = True
             term = block.terminator
             if isinstance(term, ir.Branch) and isinstance(term.cond, ir.Const):
-                taken, dropped = (
-                    (term.if_true, term.if_false)
-                    if term.cond.value
-                    else (term.if_false, term.if_true)
-                )
-                block.terminator = ir.Jump(taken, loc=term.loc)
-                if dropped is not taken:
-                    for phi in dropped.phis():
-                        phi.incoming.pop(block, None)
+                block.take_branch(term.cond.value)
                 changed = True
         if changed:
             fn.remove_unreachable_blocks()
