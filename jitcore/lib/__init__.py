@@ -7,7 +7,8 @@ level, in these layers (a module may use any layer below its own):
     catalog                          imports every rule module; the listing and README tables
     builtins  mathlib                builtins, math and cmath functions
     operators                        Python operators; dispatches array operands upwards to...
-    npselect  npmore                 selection by index, condition, set; creation, splits, stats
+    strmethods                       string indexing, iteration, methods, str() and formatting
+    npselect  npmore  npextra        selection by index, condition, set; creation, splits, stats
     npufuncs  npstats                more ufuncs and np.round; statistics and array algorithms
     ufuncs                           elementwise NumPy operations and functions
     npsort                           sorting, searching, median and quantiles

@@ -27,6 +27,7 @@ from jitcore.lib import (
     lists,
     mathlib,
     matmul,
+    npextra,
     nplinalg,
     npmore,
     nprandom,
@@ -41,6 +42,7 @@ from jitcore.lib import (
     pyextras,
     reductions,
     shapes,
+    strmethods,
     ufuncs,
 )
 from jitcore.lib.registry import ARG_KINDS, Entry, entries
@@ -73,6 +75,8 @@ RULE_MODULES = (
     excformat,
     npselect,
     npmore,
+    npextra,
+    strmethods,
 )
 
 BEGIN = "<!-- supported:begin -->"
@@ -177,6 +181,11 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "NumPy: joining and repeating",
         "Arrays to join are given as a tuple; the result dtype is NumPy's `result_type`.",
     ),
+    (
+        "NumPy: splitting, NaN statistics and more",
+        "Kernels in `jitcore/lib/npextrak.py`.",
+    ),
+    ("Strings", ""),
     ("Array methods", ""),
     ("Array and number attributes", ""),
     (
@@ -192,6 +201,7 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
 _MODULE_SECTIONS = {
     "npselect": "NumPy: selecting, indices and sets",
     "npmore": "NumPy: more creation, statistics and products",
+    "npextra": "NumPy: splitting, NaN statistics and more",
     "npsort": "NumPy: sorting and searching",
     "npstats": "NumPy: statistics and array algorithms",
     "nplinalg": "NumPy: linear algebra",
@@ -208,6 +218,8 @@ def section_of(entry: Entry) -> str:
         return "Operators"
     if entry.kind == "attribute":
         return "Array and number attributes"
+    if entry.module.rpartition(".")[2] == "strmethods" or entry.name.startswith("str."):
+        return "Strings"
     if entry.kind == "method":
         if entry.name.startswith("Generator."):  # a np.random.Generator
             return "NumPy: random numbers"
