@@ -20,6 +20,7 @@ from jitcore.codegen import rtstrings
 from jitcore.codegen.excformat import emit_exc_formatted
 from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
+from jitcore.codegen.loopid import LoopID, back_edges, loop_id
 from jitcore.codegen.mathfns import LATENCY_ALTERNATIVES, emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -71,6 +72,7 @@ class KernelGen:
         self.exc_descriptors: dict[tuple[str, str], ll.GlobalVariable] = {}
         self.b = ll.IRBuilder()
         self._latency_bound: set[ir.Instr] | None = None
+        self.loop_ids: dict[ir.Block, LoopID] = {}  # loop header -> its `!llvm.loop` node
 
     def latency_bound(self, i: ir.Intrinsic) -> bool:
         """Whether maths instruction `i` runs element by element whatever LLVM does: on a
@@ -96,6 +98,7 @@ class KernelGen:
     def emit(self) -> ll.Function:
         phis: list[tuple[ir.Phi, ll.PhiInstr]] = []
         ends: dict[ir.Block, ll.Block] = {}
+        closing = back_edges(self.fn)
         for block in self.fn.reverse_postorder():
             self.b.position_at_end(self.blocks[block])
             for instr in block.instrs:
@@ -119,7 +122,8 @@ class KernelGen:
                         loc=instr.loc,
                     ) from exc
             ends[block] = self.b.block  # inline code (refcounts) may have split the block
-            self.terminator(cast(ir.Terminator, block.terminator))
+            branch = self.terminator(cast(ir.Terminator, block.terminator))
+            self.mark_back_edge(block, branch, closing)
         for phi, llphi in phis:
             for pred, value in phi.incoming.items():
                 llphi.add_incoming(self.value(value), ends[pred])
@@ -349,13 +353,31 @@ class KernelGen:
 
     # --- terminators ----------------------------------------------------------------------
 
-    def terminator(self, term: ir.Terminator) -> None:
+    def mark_back_edge(
+        self,
+        block: ir.Block,
+        branch: ll.Instruction | None,
+        closing: set[tuple[ir.Block, ir.Block]],
+    ) -> None:
+        """Give the branch that ends `block` its loop's metadata if it closes a loop
+        (`loopid`: no runtime unrolling), one node per loop header."""
+        if branch is None:
+            return
+        for succ in block.successors():
+            if (block, succ) in closing:
+                if succ not in self.loop_ids:
+                    self.loop_ids[succ] = loop_id(self.module)
+                branch.set_metadata("llvm.loop", self.loop_ids[succ])
+                return
+
+    def terminator(self, term: ir.Terminator) -> ll.Instruction | None:
+        """Emit `term`; the branch instruction if it is one (for loop metadata)."""
         b = self.b
         match term:
             case ir.Jump(target=t):
-                b.branch(self.blocks[t])
+                return b.branch(self.blocks[t])
             case ir.Branch(cond=c, if_true=t, if_false=f):
-                b.cbranch(self.value(c), self.blocks[t], self.blocks[f])
+                return b.cbranch(self.value(c), self.blocks[t], self.blocks[f])
             case ir.Return(value=v):
                 if not isinstance(self.fn.return_type, T.NoneType):
                     b.store(self.value(v), self.kernel.args[0])
@@ -368,6 +390,7 @@ class KernelGen:
                 b.ret(self.value(v))
             case _:
                 raise InternalCompilerError(f"unknown terminator {term!r}")
+        return None
 
     def exception_descriptor(self, exc: type, message: str) -> ll.Value:
         key = (exc.__name__, message)
