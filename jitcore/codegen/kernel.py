@@ -20,7 +20,7 @@ from jitcore.codegen import rtstrings
 from jitcore.codegen.excformat import emit_exc_formatted
 from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
-from jitcore.codegen.loopid import LoopID, back_edges, loop_id
+from jitcore.codegen.loopid import LoopID, loop_id, outermost_back_edges
 from jitcore.codegen.mathfns import LATENCY_ALTERNATIVES, emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -98,7 +98,7 @@ class KernelGen:
     def emit(self) -> ll.Function:
         phis: list[tuple[ir.Phi, ll.PhiInstr]] = []
         ends: dict[ir.Block, ll.Block] = {}
-        closing = back_edges(self.fn)
+        closing = outermost_back_edges(self.fn)
         for block in self.fn.reverse_postorder():
             self.b.position_at_end(self.blocks[block])
             for instr in block.instrs:

@@ -1,15 +1,17 @@
 """Loop metadata (`!llvm.loop`) on the back edges of the loops jitcore emits.
 
-Every loop of a kernel says `llvm.loop.unroll.runtime.disable`: LLVM may still unroll a loop
-whose trip count it knows and vectorize (and interleave) any loop, but it does not make the
-runtime-unrolled copy of a loop whose trip count is only known when it runs. Measured on the
-bundled kernels (`benchmarks/`, this repository's issue 17 note): that copy never made a kernel
-faster (the vectorizer interleaves the loops where more independent work per iteration pays,
-and the out-of-order core hides a scalar loop's own overhead), `pairwise_distances` ran 9%
-faster and `dot_loop` 6% faster without it, and it cost a fifth to a third of the first call's
-compile time (`dot_loop` 33 -> 23 ms, `matmul` 63 -> 53 ms). A process-wide LLVM option
-(`-unroll-runtime=false`) would do the same for Numba compiling in the same process; the
-metadata keeps it to jitcore's loops.
+A loop that is not inside another loop says `llvm.loop.unroll.runtime.disable`: LLVM may still
+unroll it when it knows the trip count and vectorize (and interleave) it, but it does not make
+the runtime-unrolled copy, with its remainder loop, of a loop whose trip count is only known when
+it runs. Such a loop usually runs long, and its own overhead hides behind the work it carries
+from one iteration to the next: on the bundled kernels (`benchmarks/`, measured in issue 17's
+note) the copy never made one faster (`pairwise_distances` ran 9% and `dot_loop` 6% faster
+without it), and it cost a fifth to a third of the first call's compile time (`dot_loop` 33 ->
+21 ms, `sum_loop` 17 -> 13 ms). A loop inside another one keeps LLVM's choice: it is often short
+(a window, a small dimension), and there unrolling pays: `sliding_dot`'s 64-step inner loop ran
+27% slower without it (fewer instructions per step let the core overlap consecutive outer
+iterations). A process-wide LLVM option (`-unroll-runtime=false`) would change Numba's loops in
+the same process too; the metadata keeps the choice to jitcore's.
 
 LLVM finds a loop's properties through a distinct node whose first operand is itself (a
 legacy rule LLVM still checks); llvmlite's metadata nodes are uniqued by content and cannot
@@ -21,7 +23,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from jitcore.ir import nodes as ir
-from jitcore.ir.analysis import dominates, dominators
+from jitcore.ir.analysis import dominates, dominators, natural_loops
 
 LOOP_PROPERTIES = ("llvm.loop.unroll.runtime.disable",)
 
@@ -42,15 +44,23 @@ class LoopID(ll.values.MDValue):  # type: ignore[misc]
         return self is other
 
 
-def back_edges(fn: ir.Function) -> set[tuple[ir.Block, ir.Block]]:
-    """Edges (block, header) of `fn` that close a loop: the header dominates the block."""
+def outermost_back_edges(fn: ir.Function) -> set[tuple[ir.Block, ir.Block]]:
+    """Edges (block, header) of `fn` that close a loop (the header dominates the block) that
+    is not inside another loop."""
     idom = dominators(fn)
-    return {
+    edges = {
         (block, succ)
         for block in fn.reverse_postorder()
         for succ in block.successors()
         if dominates(idom, succ, block)
     }
+    nested = {
+        header
+        for outer, body in natural_loops(fn)
+        for header in {h for _, h in edges}
+        if header is not outer and header in body
+    }
+    return {(block, header) for block, header in edges if header not in nested}
 
 
 def loop_id(module: ll.Module) -> LoopID:
