@@ -638,8 +638,11 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
         assert isinstance(q_dtype, T.Scalar)
         exact = name == "quantile" and q_dtype.kind in "iu"  # NumPy takes items, no lerp
         dtype = t.dtype if exact else _float_of(t.dtype)
-        if isinstance(qt, T.Array) and qt.dtype.is_float and t.dtype == T.F32:
-            dtype = T.from_dtype(np.result_type(np.float32, qt.dtype.dtype))
+        if not exact and q_dtype.is_float and not (isinstance(qt, T.Scalar) and q.weak):
+            # a NumPy float q (array or scalar) takes part in the result type: an int8 array's
+            # quantile at np.float32(0.5) is float32, a float32 array's at a float64 q float64
+            dtype = T.from_dtype(np.result_type(t.dtype.dtype, q_dtype.dtype))
+            dtype = _float_of(dtype)
         if q_dtype.is_complex:
             raise TypingError(f"{what}: q must be real")
         check = _kernel("check_quantiles", [T.Array(T.F64, 1, "C"), T.F64])

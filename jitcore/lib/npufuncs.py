@@ -330,8 +330,11 @@ def _round_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
     dtype = t.dtype if isinstance(t, T.Array) else t
     if not isinstance(dtype, T.Scalar) or dtype.is_complex:
         raise TypingError("np.round takes real numbers or arrays of them")
-    if dtype.is_bool and decimals != 0:
-        raise TypingError("np.round of booleans with decimals: NumPy cannot cast back to bool")
+    if dtype.is_bool:  # NumPy rounds booleans into float16, a dtype compiled code lacks
+        raise TypingError(
+            "np.round of booleans: NumPy returns float16, which compiled code does not have",
+            hint="convert first: np.round(a.astype(np.float32))",
+        )
     factor = 10.0 ** abs(decimals)
 
     def fn(b: LowBuilder, xs: list[ir.Value]) -> ir.Value:

@@ -290,6 +290,17 @@ def test_quantile_with_integer_q_takes_items() -> None:
     assert_same(quantile_ints, big, np.array([0.5]))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "int64", "float32"])
+@pytest.mark.parametrize("q_dtype", ["float32", "float64"])
+def test_a_numpy_float_q_takes_part_in_the_result_dtype(dtype: str, q_dtype: str) -> None:
+    """An int8 array's quantile at float32 q is float32 in NumPy (int8 and float32 promote to
+    float32); it was always float64 here. A Python float q is weak and does not take part."""
+    a = np.array([5, 1, 3, 2], dtype=dtype)
+    assert_same(quantile_ints, a, np.array([0.5, 0.25], dtype=q_dtype))
+    assert_same(percentile_array, a, np.array([50.0], dtype=q_dtype))
+    assert_same(quantile_ints, a, 0.5)
+
+
 def test_quantile_out_of_range_and_empty_raise_as_numpy() -> None:
     assert_same(quantile_scalar, np.arange(3.0), 1.5)
     assert_same(percentile_array, np.arange(3.0), np.array([101.0]))

@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jitcore import jit
+from jitcore.errors import TypingError
 from jitcore.lib import npufuncs
 from tests.jitcore.lib.arrays_strategy import arrays
 from tests.jitcore.support import assert_same, function_from_source
@@ -68,6 +70,18 @@ def round_decimals(a):
 @given(a=arrays(dtype="float64") | arrays(dtype="float32") | arrays(dtype="int64"))
 def test_round_matches_numpy(a: np.ndarray) -> None:
     assert_same(round_decimals, a)
+
+
+def round_plain(a):
+    return np.round(a)
+
+
+def test_round_of_booleans_is_a_typing_error_not_bools() -> None:
+    """NumPy rounds booleans into float16, which compiled code lacks: returning the bools
+    unchanged (as it did) gave another dtype silently."""
+    assert np.round(np.array([True])).dtype == np.float16
+    with pytest.raises(TypingError, match="float16"):
+        jit(round_plain, mode="compiled")(np.array([True, False]))
 
 
 def clip3(a, lo, hi):  # noqa: ANN001, ANN201
