@@ -68,6 +68,8 @@ def load(
         if callee["symbol"] == symbol or machine_code.is_linked(callee["symbol"]):
             continue
         target = find_dispatcher(callee["module"], callee["qualname"])
+        if target is not None and "frozen" in callee:
+            target = _variant(target, callee["frozen"])
         if target is None:
             return None
         try:
@@ -120,6 +122,63 @@ def find_dispatcher(module: str, qualname: str) -> Dispatcher | None:
     return obj if getattr(obj, "__jitcore_dispatcher__", False) else None
 
 
+def function_by_name(module: str, qualname: str) -> object | None:
+    """`module.qualname` if its module is imported (never importing one)."""
+    obj: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        if obj is None:
+            return None
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def describe_function(value: object) -> dict[str, str] | None:
+    """A function passed as an argument, by the name that finds it again (`math.sin`, a
+    module-level jitted function); None for one no name finds (a lambda, a local function)."""
+    module = getattr(value, "__module__", None)
+    qualname = getattr(value, "__qualname__", None)
+    if not isinstance(module, str) or not isinstance(qualname, str):
+        return None
+    if function_by_name(module, qualname) is not value:
+        return None
+    return {"module": module, "qualname": qualname}
+
+
+def _variant(base: Dispatcher, described: dict[str, dict[str, str]]) -> Dispatcher | None:
+    """`base` with the functions an entry describes fixed: the callee variant it names."""
+    frozen = {}
+    for name, where in described.items():
+        value = function_by_name(where["module"], where["qualname"])
+        if value is None:
+            return None
+        frozen[name] = value
+    return base.frozen_variant(frozen)
+
+
+def _describe_callee(
+    dispatcher: Dispatcher, symbol: str, callee: Dispatcher, callee_sig: Signature
+) -> dict[str, Any] | None:
+    """How an entry names a callee so that a later process finds (or makes) it again; None
+    when nothing could (a local function, a variant passed a lambda)."""
+    described: dict[str, Any] = {
+        "symbol": symbol,
+        "module": callee.py_func.__module__,
+        "qualname": callee.py_func.__qualname__,
+        "signature": ", ".join(map(str, callee_sig)),
+    }
+    if callee is dispatcher:
+        return described
+    found = find_dispatcher(described["module"], described["qualname"])
+    frozen = callee.frozen_functions
+    if frozen and found is not None:  # a variant: its base by name, its functions by name
+        names = {n: describe_function(v) for n, v in frozen.items()}
+        if any(where is None for where in names.values()):
+            return None
+        described["frozen"] = names
+        found = _variant(found, names)  # type: ignore[arg-type]
+    return described if found is callee else None
+
+
 def store(dispatcher: Dispatcher, overload: pipeline.Overload, owner_of: OwnerLookup) -> None:
     """Write a freshly compiled specialization to the cache, if its callees can be found again."""
     callees = []
@@ -127,19 +186,10 @@ def store(dispatcher: Dispatcher, overload: pipeline.Overload, owner_of: OwnerLo
         owner = owner_of(symbol)
         if owner is None:
             return
-        callee, callee_sig = owner
-        described = {
-            "symbol": symbol,
-            "module": callee.py_func.__module__,
-            "qualname": callee.py_func.__qualname__,
-            "signature": ", ".join(map(str, callee_sig)),
-        }
+        described = _describe_callee(dispatcher, symbol, *owner)
+        if described is None:
+            return  # not reachable by name: cannot be found from the cache
         callees.append(described)
-        if (
-            find_dispatcher(described["module"], described["qualname"]) is not callee
-            and callee is not dispatcher
-        ):
-            return  # not reachable by name (a local function): cannot be found from the cache
     header = {
         "module": dispatcher.py_func.__module__,
         "qualname": dispatcher.py_func.__qualname__,

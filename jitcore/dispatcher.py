@@ -365,6 +365,16 @@ class Dispatcher:
         rest = [a for n, a in zip(names, args) if n not in frozen]
         return self._frozen_variant(frozen)(*rest)
 
+    @property
+    def frozen_functions(self) -> dict[str, object]:
+        """The functions fixed in this variant, by parameter name (empty for a dispatcher
+        that is no variant): what the disk cache describes to make the variant again."""
+        return dict(self._frozen)
+
+    def frozen_variant(self, frozen: dict[str, object]) -> Dispatcher:
+        """The variant of this function with `frozen` fixed (made if it is new)."""
+        return self._frozen_variant(frozen)
+
     def _frozen_variant(self, frozen: dict[str, object]) -> Dispatcher:
         """This function with the parameters in `frozen` (functions passed as arguments) fixed
         at compile time: compiled once per combination of functions passed, and called with

@@ -93,6 +93,10 @@ class SymbolTable:
         func = dispatcher.py_func
         params = ", ".join(map(str, sig))
         text = f"{func.__module__}.{func.__qualname__}({params}){dispatcher.options}"
+        for name, value in sorted(dispatcher.frozen_functions.items()):
+            # variants passed different functions are different code: different names, the
+            # same in every process (a cached caller names its variant callee by symbol)
+            text += f" {name}={getattr(value, '__module__', '')}.{_qualname(value)}"
         digest = hashlib.sha1(text.encode()).hexdigest()[:12]
         base = re.sub(
             r"[^A-Za-z0-9_.]", "_", f"jit.{func.__module__}.{func.__qualname__}.{digest}"
@@ -110,6 +114,10 @@ class SymbolTable:
 
 
 SYMBOLS = SymbolTable()
+
+
+def _qualname(value: object) -> str:
+    return str(getattr(value, "__qualname__", None) or type(value).__qualname__)
 
 
 def compile_signature(dispatcher: Dispatcher, sig: Signature) -> Overload:

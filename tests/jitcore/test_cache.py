@@ -206,3 +206,84 @@ def test_cli_list_info_clear(project: Path, capsys: pytest.CaptureFixture[str]) 
     assert cli.main(["cache", "clear", "--json", "--dir", directory]) == 0
     assert json.loads(capsys.readouterr().out)["removed"] == len(rows)
     assert not list(cache.entries(project / "cache"))
+
+
+PASSING = """
+import math
+from jitcore import jit
+from helpers import scale
+
+@jit(cache=True)
+def japply(f, x):
+    return f(x) + 1.0
+
+@jit(cache=True)
+def use_sin(x):
+    return japply(math.sin, x)
+
+@jit(cache=True)
+def use_cos(x):
+    return japply(math.cos, x)
+
+@jit(cache=True)
+def use_scale(x):
+    return japply(scale, x)
+
+@jit(cache=True)
+def use_lambda(x):
+    return japply(lambda y: y * 3.0, x)
+"""
+PASSING_CHILD = """
+import json, sys
+import passing
+out = {}
+for name in sys.argv[1:]:
+    f = getattr(passing, name)
+    out[name] = [f(0.5), f.stats().cache_hit]
+print(json.dumps(out))
+"""
+
+
+def _run_passing(project: Path, *names: str) -> dict:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(project / "src"), env.get("PYTHONPATH")])
+    )
+    env["JITCORE_CACHE_DIR"] = str(project / "cache")
+    out = subprocess.run(
+        [sys.executable, "-c", PASSING_CHILD, *names],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_callers_passing_named_functions_load_from_the_cache(project: Path) -> None:
+    """A caller passing `math.sin` calls a variant of `japply`; its entry names the variant
+    (base and fixed functions by name), so the next process loads it, whichever variant it
+    makes first. A caller passing a lambda is compiled afresh each time."""
+    import math
+
+    (project / "src" / "passing.py").write_text(PASSING)
+    want = {
+        "use_sin": math.sin(0.5) + 1.0,
+        "use_cos": math.cos(0.5) + 1.0,
+        "use_scale": 2.0,
+        "use_lambda": 2.5,
+    }
+    first = _run_passing(project, "use_sin", "use_scale", "use_lambda")
+    assert not any(hit for _, hit in first.values())
+    second = _run_passing(project, "use_cos", "use_sin", "use_scale", "use_lambda")
+    assert {n: r for n, (r, _) in second.items()} == {n: want[n] for n in second}
+    assert {n: hit for n, (_, hit) in second.items()} == {
+        "use_cos": False,
+        "use_sin": True,
+        "use_scale": True,
+        "use_lambda": False,
+    }
+    third = _run_passing(project, "use_cos", "use_sin")
+    assert third == {"use_cos": [want["use_cos"], True], "use_sin": [want["use_sin"], True]}
