@@ -9,8 +9,10 @@ through `operands()` / `replace_operand()` so they need not know every node kind
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from dataclasses import fields as dataclass_fields
+from operator import attrgetter
 
 from jitcore.errors import UNKNOWN_LOC, SourceLoc
 from jitcore.ir.types import Type
@@ -76,23 +78,42 @@ class Instr(Value):
         return ()
 
 
+def _operands_reader(cls: type, fields: tuple[str, ...]) -> Callable[[Instr], tuple]:
+    """`operands()` for a class whose operands are `fields`: every pass asks for them, many
+    times per instruction, so a class of single-value fields (most) gets a reader without the
+    per-field type tests that a list or dict field needs."""
+    annotations = {f.name: str(f.type) for f in dataclass_fields(cls) if f.name in fields}
+    if not any(a.startswith(("list", "dict")) for a in annotations.values()):
+        get = attrgetter(*fields)
+        if len(fields) == 1:
+            return lambda self: () if (v := get(self)) is None else (v,)
+
+        def values(self: Instr) -> tuple[Value, ...]:
+            found = get(self)
+            return found if None not in found else tuple([v for v in found if v is not None])
+
+        return values
+
+    def operands(self: Instr) -> tuple[Value, ...]:
+        out: list[Value] = []
+        for f in fields:
+            v = getattr(self, f)
+            if isinstance(v, list):
+                out.extend(v)
+            elif isinstance(v, dict):
+                out.extend(v.values())
+            elif v is not None:
+                out.append(v)
+        return tuple(out)
+
+    return operands
+
+
 def _ops(*fields: str):  # noqa: ANN202 - tiny class decorator
     """Declare which dataclass fields hold operands (a Value, a list or a dict of Values)."""
 
     def wrap(cls):  # noqa: ANN001, ANN202
-        def operands(self: Instr) -> tuple[Value, ...]:
-            out: list[Value] = []
-            for f in fields:
-                v = getattr(self, f)
-                if isinstance(v, list):
-                    out.extend(v)
-                elif isinstance(v, dict):
-                    out.extend(v.values())
-                elif v is not None:
-                    out.append(v)
-            return tuple(out)
-
-        cls.operands = operands
+        cls.operands = _operands_reader(cls, fields)
         cls._operand_fields = lambda self: fields
         return cls
 
