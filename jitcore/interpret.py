@@ -84,12 +84,7 @@ BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "imatmul": operator.imatmul,
 }
 COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
+    **ir.COMPARISONS,
     "is": operator.is_,
     "isnot": operator.is_not,
 }

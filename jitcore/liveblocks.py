@@ -16,23 +16,10 @@ for them.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable
-from typing import Any
-
 from jitcore.ir import nodes as ir
 from jitcore.ir.markers import MISSING
 from jitcore.lib.registry import Resolved
 
-# (`interpret.COMPARE` holds the same, but `interpret` imports the compiler above typeinfer)
-_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-}
 _PLAIN = (bool, int, float, str, type(None))
 
 
@@ -60,11 +47,11 @@ def _known_comparison(op: str, a: object, b: object) -> object:
         return MISSING
     if op in ("is", "isnot") and (a is None or b is None):
         return (a is b) == (op == "is")
-    if op not in _COMPARE or isinstance(a, str) != isinstance(b, str):
+    if op not in ir.COMPARISONS or isinstance(a, str) != isinstance(b, str):
         return MISSING  # `"1" == 1` and friends: left to the operators' own rules
     if (a is None or b is None) and op not in ("eq", "ne"):
         return MISSING
-    return bool(_COMPARE[op](a, b))
+    return bool(ir.COMPARISONS[op](a, b))
 
 
 def live_successors(block: ir.Block) -> tuple[ir.Block, ...]:

@@ -9,10 +9,12 @@ through `operands()` / `replace_operand()` so they need not know every node kind
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from dataclasses import fields as dataclass_fields
 from operator import attrgetter
+from typing import Any
 
 from jitcore.errors import UNKNOWN_LOC, SourceLoc
 from jitcore.ir.types import Type
@@ -152,6 +154,18 @@ class Compare(Instr):
     lhs: Value
     rhs: Value
     opcode = "cmp"
+
+
+# What each ordering `Compare.op` computes on Python values: for the passes and analyses that
+# evaluate a comparison of known values (constant folding, branch pruning, the interpreter).
+COMPARISONS: dict[str, Callable[[Any, Any], Any]] = {
+    "eq": operator.eq,
+    "ne": operator.ne,
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+}
 
 
 @_ops("value")

@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
-from typing import Any, cast
+from typing import cast
 
 import numpy as np
 
@@ -34,14 +33,6 @@ _INT_OPS = {
     "xor": operator.xor,
 }
 _FLOAT_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul}
-_CMP: dict[str, Callable[[Any, Any], Any]] = {
-    "eq": operator.eq,
-    "ne": operator.ne,
-    "lt": operator.lt,
-    "le": operator.le,
-    "gt": operator.gt,
-    "ge": operator.ge,
-}
 
 
 def fold_constants(fn: ir.Function) -> bool:
@@ -95,11 +86,11 @@ def _fold(instr: ir.Instr) -> object:
             return _fold_division(*ops)
         case ir.BinOp(op=op):
             return _fold_binop(op, values[0], values[1], ops[0].type, t)  # type: ignore[arg-type]
-        case ir.Compare(op=op) if op in _CMP:
+        case ir.Compare(op=op) if op in ir.COMPARISONS:
             a, b = values
             if isinstance(a, complex) or isinstance(b, complex):
-                return MISSING if op not in {"eq", "ne"} else _CMP[op](a, b)
-            return bool(_CMP[op](a, b))
+                return MISSING if op not in {"eq", "ne"} else ir.COMPARISONS[op](a, b)
+            return bool(ir.COMPARISONS[op](a, b))
         case ir.UnaryOp(op="neg"):
             return convert_const(-values[0], t)  # type: ignore[operator]
         case ir.UnaryOp(op="truth"):
