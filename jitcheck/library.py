@@ -62,6 +62,8 @@ SKIP: dict[str, str] = {
             "matrix_rank"
         ).split()
     },
+    "np.linalg.matrix_power": "takes square matrices (tests/jitcore/lib/test_npextra.py)",
+    "np.linalg.cond": "takes matrices (tests/jitcore/lib/test_npextra.py)",
     "[]": "indexing has its own tests and needs in-range indices",
     "is": "`x is None` takes None, nothing to draw",
     "in": "`x in (a, b)` takes a tuple written in the source",
@@ -146,7 +148,24 @@ KNOWN: dict[str, str] = {
 }
 
 # Operations whose int arguments must stay small so that Python itself finishes
-SMALL_INTS = {"pow", "**", "round", "math.factorial", "math.gcd", "math.ldexp", "<<", ">>"}
+# (the splits make as many views as a drawn int, tril/triu_indices an n x n mask)
+SMALL_INTS = {
+    "pow",
+    "**",
+    "round",
+    "math.factorial",
+    "math.gcd",
+    "math.ldexp",
+    "<<",
+    ">>",
+    "np.split",
+    "np.array_split",
+    "np.hsplit",
+    "np.vsplit",
+    "np.dsplit",
+    "np.tril_indices",
+    "np.triu_indices",
+}
 _DRAWABLE = {"bool", "int", "float", "real", "complex", "number", "array", "intarray"}
 _UNARY = {"unary -": "-", "unary +": "+", "~": "~", "not": "not "}
 

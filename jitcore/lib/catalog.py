@@ -110,7 +110,14 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "With CPython's exceptions: `ValueError: math domain error`, `OverflowError: math range "
         "error`. The constants `math.pi e tau inf nan` are compile-time constants.",
     ),
-    ("cmath", ""),
+    (
+        "cmath",
+        "The trigonometric and hyperbolic functions follow CPython's `cmathmodule.c`: its "
+        "formulas, its special values for infinite and NaN parts (those of the running "
+        "Python, whose tables changed between versions) and its exceptions (`ValueError: "
+        "math domain error` for `atanh(1)`, `OverflowError: math range error` where `cosh` "
+        "overflows).",
+    ),
     (
         "NumPy: array creation",
         "`shape` is an int or a tuple of ints; `dtype=` a constant NumPy dtype or type.",
@@ -183,7 +190,14 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
     ),
     (
         "NumPy: splitting, NaN statistics and more",
-        "Kernels in `jitcore/lib/npextrak.py`.",
+        "Kernels in `jitcore/lib/npextrak.py`. The splits return a typed list of views (the "
+        "split points: any int, a tuple or list of ints, or a 1-D integer array; NumPy's "
+        "errors when the call runs). `nanmedian`/`nanquantile`/`nanpercentile` follow "
+        "NumPy's algorithms and dtypes (a Python-number q is weak, an array or NumPy-number q "
+        "takes part in the result dtype); a lane of NaNs only gives NaN without NumPy's "
+        "warning. Views NumPy marks read-only (`broadcast_arrays`, `diagonal`) are writable "
+        "here. `matrix_power` returns a new array where NumPy returns `a` itself for n=1; an "
+        "integer matrix to a negative power needs a constant n (its result is float64).",
     ),
     ("Strings", ""),
     ("Array methods", ""),

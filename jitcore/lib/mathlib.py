@@ -3,7 +3,8 @@
 CPython's `math` raises ValueError ("math domain error") when a finite input gives NaN or an
 infinite result that is not an overflow (log(0)), and OverflowError ("math range error") when a
 finite input overflows (exp(1000)); these emitters check the same conditions after computing
-the result, exactly as CPython's `math_1`/`math_2` do.
+the result, exactly as CPython's `math_1`/`math_2` do. The trigonometric and hyperbolic
+cmath functions are kernels (`cmathk`) that follow CPython's `cmathmodule.c` line by line.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from jitcore.errors import TypingError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder
-from jitcore.lib import scalar
+from jitcore.lib import cmathk, scalar
 from jitcore.lib.builtins import float_to_int
-from jitcore.lib.registry import Operand, Resolved, constant, register_function
+from jitcore.lib.registry import Operand, Resolved, call_kernel, constant, register_function
 from jitcore.lib.scalar import DOMAIN, RANGE
 
 
@@ -418,6 +419,33 @@ def _rect(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
 
     return Resolved((T.F64, T.F64), T.C128, lower)
+
+
+def _cmath_kernel(name: str) -> None:
+    """cmath.<name> by the kernel `cmathk.<name>_k` (CPython's algorithm, special values and
+    errors)."""
+    kernel = getattr(cmathk, f"{name}_k")
+
+    def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
+        if kwargs:
+            raise TypingError(f"cmath.{name}() takes no keyword arguments")
+        _complex_arg(name, args)
+        k = call_kernel(kernel, [T.F64, T.F64])
+
+        def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            return k.lower(b, [b.real(v[0]), b.imag(v[0])], {})  # type: ignore[misc]
+
+        return Resolved((T.C128,), T.C128, lower, may_raise=True)
+
+    register_function(
+        getattr(cmath, name),
+        params="z: number",
+        notes="CPython's algorithm (cmathmodule.c): its special values and exceptions",
+    )(rule)
+
+
+for _name in "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh".split():
+    _cmath_kernel(_name)
 
 
 for _cname in ("isnan", "isinf", "isfinite"):

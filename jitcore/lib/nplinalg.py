@@ -1,6 +1,7 @@
 """`np.linalg.norm`, natively: vector norms of any `ord` along an axis of any ndim (or of the
-flattened array), and the matrix norms that need no SVD (1, -1, inf, -inf, 'fro') of 2-D arrays
-and over any two axes (in NumPy's order: `axis=(1, 0)` is the norm of the transpose) of N-D ones.
+flattened array), and the matrix norms (1, -1, inf, -inf, 'fro'; 2, -2 and 'nuc' from singular
+values, `npextrak`) of 2-D arrays and over any two axes (in NumPy's order: `axis=(1, 0)` is
+the norm of the transpose) of N-D ones.
 
 Integer and boolean arrays are converted to float64 first, as NumPy does. The kernels below are
 library kernels (plain Python compiled by jitcore) working on 2-D rows (`nprows`).
@@ -16,6 +17,7 @@ from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
+from jitcore.lib import lapack, npextrak
 from jitcore.lib import layout as L
 from jitcore.lib.npkernels import pairwise_sum
 from jitcore.lib.nprows import axes_arg, const_flag, reduced_type, rows, take_args, unrows_reduced
@@ -131,7 +133,7 @@ _MATRIX_CODES = {1: 1, -1: -1, math.inf: 2, -math.inf: -2}
     np.linalg.norm,
     params="x: array, ord?: const, axis?: axis | tuple | None, keepdims?: bool",
     listed_as="np.linalg.norm",
-    notes="ord 2, -2 and 'nuc' of matrices need an SVD: not supported; the 2-norm of a "
+    notes="ord 2, -2 and 'nuc' of matrices through SciPy's LAPACK (?gesdd); the 2-norm of a "
     "flattened array sums squares pairwise where NumPy calls BLAS dot (rounding may differ)",
 )
 def _norm(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
@@ -198,13 +200,30 @@ def _matrix_norm(
     """The matrix norm over the axes `pair` (row axis, column axis) of an array of any ndim:
     the two axes are moved last in increasing order, so that each matrix is one row of a 2-D
     C array, and the kernel sums along whichever of them is the row axis."""
-    if order in (2, -2, "nuc"):
-        raise UnsupportedError(
-            f"np.linalg.norm(ord={order!r}) of a matrix needs singular values (an SVD), "
-            "which compiled code does not compute"
-        )
     axes = sorted(pair)
     vec = T.Array(dtype, 1, "C")
+    if order in (2, -2, "nuc"):  # of the singular values (either order of the axes has them)
+        lapack._check_available(f"np.linalg.norm(ord={order!r}) of a matrix")
+        k = call_kernel(
+            npextrak.svd_norm_rows,
+            [T.Array(dtype, 2, "C"), T.I64, T.I64, T.I64, vec, T.Array(T.F64, 1, "C")],
+        )
+        code = {2: 2, -2: -2, "nuc": 0}[order]  # type: ignore[index]
+
+        def lower_svd(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+            r = rows(b, v[0], axes, dtype)
+            out = L.allocate(b, dtype, [r.count], "C")
+            work = L.allocate(b, T.F64, [i64(0)], "C")
+            k.lower(b, [r.rows, *r.along, i64(code), out, work], {})  # type: ignore[misc]
+            return unrows_reduced(b, out, r, t.ndim, axes, keepdims)
+
+        return Resolved(
+            (None,) * len(args),
+            reduced_type(dtype, t.ndim, axes, keepdims),
+            lower_svd,
+            kwargs=dict.fromkeys(kwargs),
+            may_raise=True,
+        )
     if order in (None, "fro", "f"):
         # the Frobenius norm: the two-norm of each matrix's items
         k = call_kernel(vector_norm_rows, [T.Array(dtype, 2, "C"), vec, T.I64, dtype, vec])

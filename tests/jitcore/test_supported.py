@@ -218,6 +218,13 @@ SKIP.update(
         for f in _LAPACK
     }
 )
+SKIP.update(
+    {
+        f"np.linalg.{f}": "takes square matrices (or stacks of them), the drawn arrays are "
+        "1-D: tests/jitcore/lib/test_npextra.py draws matrices"
+        for f in ("matrix_power", "cond")
+    }
+)
 
 KNOWN_BUGS: dict[str, str] = {
     "np.where(float, float, float)": "returns a scalar where NumPy returns a 0-d array",
@@ -238,7 +245,22 @@ KNOWN_BUGS: dict[str, str] = {
 }
 
 # Arguments that must stay small so that Python itself finishes (pow(2, 2**62)).
-SMALL_INT_OPS = {"pow", "round", "math.factorial", "math.gcd", "math.ldexp"}
+# (and where NumPy would allocate per unit of a drawn int: the splits make that many views,
+# tril/triu_indices an n x n mask)
+SMALL_INT_OPS = {
+    "pow",
+    "round",
+    "math.factorial",
+    "math.gcd",
+    "math.ldexp",
+    "np.split",
+    "np.array_split",
+    "np.hsplit",
+    "np.vsplit",
+    "np.dsplit",
+    "np.tril_indices",
+    "np.triu_indices",
+}
 DRAWABLE = {"bool", "int", "float", "real", "complex", "number", "array", "intarray"}
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tests.jitcore.support import assert_same, compiled
+from tests.jitcore.support import assert_same, ci_examples, compiled, function_from_source
 
 anyfloat = st.floats()
 ints = st.integers(-(10**6), 10**6)
@@ -210,3 +210,48 @@ def test_tanh_is_within_two_ulps_of_the_c_library(x: float) -> None:
 def test_exp_is_within_two_ulps_of_the_c_library(x: float) -> None:
     # jitcore computes exp inline (vectorizable), with CPython's OverflowError for math.exp
     assert_same(MATH_KERNELS["exp"], x, ulps=2, atol=5e-324 * 2)
+
+
+# --- cmath: trigonometric and hyperbolic functions and their inverses -------------------------
+
+CMATH_NAMES = "sin cos tan asin acos atan sinh cosh tanh asinh acosh atanh".split()
+CMATH_FUNCTIONS = {
+    name: function_from_source(
+        f"import cmath\n\ndef c_{name}(z):\n    return cmath.{name}(z)\n",
+        f"c_{name}",
+        f"<cmath {name}>",
+        {},
+    )
+    for name in CMATH_NAMES
+}
+# Each class of CPython's special-value tables (inf, finite, zero of either sign, NaN) and
+# the edges of its formulas: subnormals, where cosh and sinh overflow, |z| near DBL_MAX.
+CMATH_EDGES = [0.0, -0.0, 1.0, -1.0, 0.5, -2.5, 5e-324, -1e-310, 1e-20, 2e154, -1e300]
+CMATH_EDGES += [1.7e308, 710.0, -711.5, 720.0, math.inf, -math.inf, math.nan]
+edge_parts = st.sampled_from(CMATH_EDGES) | st.floats(-30, 30)
+
+
+@pytest.mark.parametrize("name", CMATH_NAMES)
+def test_cmath_functions_match_python_on_every_special_value(name: str) -> None:
+    """The full grid of edges (C99 Annex G's special values, CPython's ValueError for
+    atanh(1) or cosh(inf j), OverflowError where cosh and sinh overflow)."""
+    f = CMATH_FUNCTIONS[name]
+    for re in CMATH_EDGES:
+        for im in CMATH_EDGES:
+            assert_same(f, complex(re, im), ulps=8)
+
+
+@pytest.mark.parametrize("name", CMATH_NAMES)
+@ci_examples(40)
+@given(re=edge_parts, im=edge_parts)
+def test_cmath_functions_match_python(name: str, re: float, im: float) -> None:
+    assert_same(CMATH_FUNCTIONS[name], complex(re, im), ulps=8)
+
+
+def cmath_of_reals(x, n, flag):  # noqa: ANN001, ANN201
+    return cmath.acos(x), cmath.atanh(n), cmath.cosh(flag), cmath.asinh(x + n)
+
+
+@given(x=st.floats(-3, 3) | st.sampled_from([math.inf, math.nan]), n=st.integers(-3, 3))
+def test_cmath_functions_take_real_numbers(x: float, n: int) -> None:
+    assert_same(cmath_of_reals, x, n, True, ulps=8)  # atanh(+-1): ValueError

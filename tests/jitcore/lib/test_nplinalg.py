@@ -1,6 +1,6 @@
 """np.linalg.norm (jitcore/lib/nplinalg.py) compiled vs NumPy: vector norms of every ord along
-axes, the flattened 2-norm, matrix norms without SVD (over axes in either order, of 2-D and
-3-D arrays); dtypes, layouts, NaN/inf, empty."""
+axes, the flattened 2-norm, matrix norms (over axes in either order, of 2-D and 3-D arrays;
+those of singular values too); dtypes, layouts, NaN/inf, empty."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from jitcore.errors import UnsupportedError
 from tests.jitcore.lib.arrays_strategy import arrays
 from tests.jitcore.support import assert_same, compiled, function_from_source
 
@@ -65,9 +64,19 @@ def test_matrix_norms_match_numpy(m: np.ndarray) -> None:
     assert_same(matrix_norms, m, ulps=16)
 
 
-def test_svd_norms_are_unsupported() -> None:
-    with pytest.raises(UnsupportedError, match="SVD"):
-        compiled(spectral)(np.eye(2))
+def svd_norms(m):
+    """The norms of singular values (SciPy's LAPACK): the largest, the smallest, their sum."""
+    return np.linalg.norm(m, 2), np.linalg.norm(m, -2), np.linalg.norm(m, "nuc")
+
+
+def test_svd_norms_match_numpy() -> None:
+    assert_same(spectral, np.eye(2))
+    assert_same(spectral, np.zeros((0, 3)))  # NumPy's max of no singular values is 0
+    assert_same(svd_norms, np.zeros((3, 0)))  # ValueError: the min of none
+    rng = np.random.default_rng(5)
+    for m in (rng.standard_normal((3, 4)), np.arange(6).reshape(3, 2).T, np.ones((2, 2), bool)):
+        assert_same(svd_norms, m, ulps=64)
+    assert_same(svd_norms, rng.standard_normal((4, 3)).astype(np.float32), ulps=64)
 
 
 # --- matrix norms over axes given in either order, of any ndim ---------------------------------
