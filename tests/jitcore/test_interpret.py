@@ -65,10 +65,16 @@ def _check_agreement(dispatcher: Any, args: tuple[Any, ...], rtol: float, source
     python = _outcome(dispatcher.py_func, args)
     compiled = _outcome(dispatcher, args)
     signature = tuple(typeof(a) for a in args)
+    # The interpreter runs a loop in order; a parallel (or fast-math) function's compiled float
+    # reductions add in another order, which can differ from it beyond any relative tolerance
+    # when terms cancel (1e22 + 9e15 - 1e22 - 8.5e15): its values are compared with Python's.
+    reorders = dispatcher.options.parallel or dispatcher.options.fastmath
     for stage in source.stages(dispatcher, signature):
         interpreted = _outcome(lambda *a, s=stage: interpret(dispatcher, a, s, source), args)
         for reference, label in ((python, "Python"), (compiled, "compiled")):
             assert interpreted[0] == reference[0], (stage, label, interpreted, reference)
+            if label == "compiled" and reorders:
+                continue
             assert _same(interpreted[1], reference[1], rtol), (stage, label, interpreted)
             assert _same(interpreted[2], reference[2], rtol), (stage, label, "arguments")
 
