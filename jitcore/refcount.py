@@ -39,8 +39,14 @@ def insert_refcounts(fn: ir.Function) -> None:
     if not managed:
         return
     roots = _pointer_roots(fn, managed)
-    live_in, live_out = _liveness(fn, managed, roots)
     borrowed: set[ir.Value] = {a for a in fn.args if a in managed}
+    if managed <= borrowed:
+        # only borrowed arguments, which are never released: liveness decides nothing (each
+        # phi input and `return` of one gets its incref whatever is live)
+        nothing: dict[ir.Block, set[ir.Value]] = {b: set() for b in fn.blocks}
+        live_in, live_out = nothing, nothing
+    else:
+        live_in, live_out = _liveness(fn, managed, roots)
     for block in list(fn.blocks):
         _release_in_block(fn, block, managed, live_out[block], roots, borrowed)
     for pred in list(fn.blocks):

@@ -54,10 +54,13 @@ def outermost_back_edges(fn: ir.Function) -> set[tuple[ir.Block, ir.Block]]:
         for succ in block.successors()
         if dominates(idom, succ, block)
     }
+    headers = {h for _, h in edges}
+    if len(headers) < 2:
+        return edges  # no loop inside another
     nested = {
         header
-        for outer, body in natural_loops(fn)
-        for header in {h for _, h in edges}
+        for outer, body in natural_loops(fn, idom)
+        for header in headers
         if header is not outer and header in body
     }
     return {(block, header) for block, header in edges if header not in nested}

@@ -59,9 +59,12 @@ def dominates(idom: dict[ir.Block, ir.Block | None], a: ir.Block, b: ir.Block) -
     return False
 
 
-def natural_loops(fn: ir.Function) -> list[tuple[ir.Block, set[ir.Block]]]:
-    """(header, body blocks) of each natural loop, innermost last, from back edges."""
-    idom = dominators(fn)
+def natural_loops(
+    fn: ir.Function, idom: dict[ir.Block, ir.Block | None] | None = None
+) -> list[tuple[ir.Block, set[ir.Block]]]:
+    """(header, body blocks) of each natural loop, innermost last, from back edges (`idom`:
+    the function's dominators, when the caller has them already)."""
+    idom = dominators(fn) if idom is None else idom
     preds = fn.predecessors()
     loops: dict[ir.Block, set[ir.Block]] = {}
     for block in fn.reverse_postorder():
