@@ -94,7 +94,6 @@ _UNSUPPORTED_STMT_HINTS = {
 }
 _UNSUPPORTED_EXPR_HINTS = {
     ast.GeneratorExp: "use one directly inside sum(), any(), all(), min() or max(), or a loop",
-    ast.JoinedStr: "strings are supported only as exception messages",
     ast.Yield: "jitcore compiles functions, not generators",
     ast.YieldFrom: "jitcore compiles functions, not generators",
     ast.Await: "jitcore compiles plain synchronous functions",
@@ -718,6 +717,14 @@ class _Builder:
             )
         weak = isinstance(value, int | float | complex) and not isinstance(value, bool)
         return ir.Const(value, weak=weak)
+
+    def expr_JoinedStr(self, node: ast.JoinedStr) -> ir.Value:
+        """`f"n={n:>4}"` is `"n={:>4}".format(n)` (`lib.strmethods`): the same text."""
+        template, _, parts = formatted_message(self, node)
+        if not parts:
+            return ir.Const(template.replace("{{", "{").replace("}}", "}"))
+        method = self.emit(ir.GetAttr(ir.Const(template), "format"), node)
+        return self.emit(ir.Call(method, [self.expr(p) for p in parts]), node)
 
     def expr_Name(self, node: ast.Name) -> ir.Value:
         return self.name(node)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.containers import iterate
 from jitcore.ir.markers import range_bounds, range_count, range_item
 from jitcore.lib.iteration import range_contains
 
@@ -80,6 +81,8 @@ def sequence(b: _Builder, node: ast.expr) -> Seq:
         value = b.expr(ast.copy_location(ast.Tuple(node.elts, ast.Load()), node))
     else:
         value = b.expr(node)
+    # what a `for` loop walks: a dict's keys, a string's characters, any other sequence itself
+    value = b.emit(ir.Call(ir.Const(iterate), [value]), node)
     return Seq(
         lambda: b.emit(ir.Call(ir.Const(len), [value]), node),
         lambda i: b.emit(ir.GetItem(value, i), node),

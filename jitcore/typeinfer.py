@@ -874,8 +874,9 @@ def _container_operand(instr: ir.Instr) -> ir.Value:
 
 
 def _drop_plain_iterates(fn: ir.Function) -> None:
-    """`for x in seq` starts with `iterate(seq)`, which only dicts and sets need (their keys
-    view); over a tuple or an array it is `seq` itself, so the loop reads `seq` directly."""
+    """`for x in seq` starts with `iterate(seq)`, which only dicts, sets (their keys view) and
+    strings (their characters) need; over a tuple or an array it is `seq` itself, so the loop
+    reads `seq` directly."""
     for block in fn.blocks:
         kept: list[ir.Instr] = []
         for instr in block.instrs:
@@ -884,6 +885,7 @@ def _drop_plain_iterates(fn: ir.Function) -> None:
                 and isinstance(instr.func, ir.Const)
                 and instr.func.value is cmarkers.iterate
                 and not isinstance(instr.type, T.View)
+                and not isinstance(instr.args[0].type, T.Str)  # walks its list of characters
             ):
                 fn.replace_all_uses(instr, instr.args[0])
                 continue

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from llvmlite import ir as ll
 
-from jitcore.codegen import extcalls, npdistcalls, pyprint, rtdicts
+from jitcore.codegen import extcalls, npdistcalls, pyprint, pystrcall, rtdicts, strops
 from jitcore.codegen.boxing import emit_python_entry
 from jitcore.codegen.dispatch import (
     NDARRAY_SYMBOL,
@@ -50,6 +50,9 @@ __all__ = [
 ]
 
 
+_HELPER_MODULES = (rtdicts, extcalls, npdistcalls, pyprint, strops, pystrcall)
+
+
 @dataclass
 class GeneratedModule:
     module: ll.Module
@@ -74,6 +77,10 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
             npdistcalls.define_helper(module, instr.symbol)  # NumPy's distributions
         elif isinstance(instr, ir.NativeCall) and pyprint.is_helper(instr.symbol):
             pyprint.define_helper(module, instr)  # print(...), under the GIL
+        elif isinstance(instr, ir.NativeCall) and strops.is_helper(instr.symbol):
+            strops.define_helper(module, instr)  # string indexing, slicing, chr, ...
+        elif isinstance(instr, ir.NativeCall) and pystrcall.is_helper(instr.symbol):
+            pystrcall.define_helper(module, instr)  # string methods, under the GIL
     outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
@@ -88,7 +95,7 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     callees = sorted(
         c
         for c in gen.callees
-        if not any(helpers.is_helper(c) for helpers in (rtdicts, extcalls, npdistcalls, pyprint))
+        if not any(helpers.is_helper(c) for helpers in _HELPER_MODULES)
         and c not in nrt.EXPORTS
         and c not in outlined
     )

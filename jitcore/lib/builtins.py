@@ -22,7 +22,7 @@ from jitcore.ir.markers import (
     reduction_identity,
     reduction_seed,
 )
-from jitcore.lib import arrays, containers, lists, operators, scalar, ufuncs
+from jitcore.lib import arrays, containers, lists, operators, scalar, strmethods, ufuncs
 from jitcore.lib.registry import Operand, Resolved, constant, describe, register_function
 
 
@@ -450,12 +450,16 @@ register_function(min, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("m
 
 
 @register_function(
-    int, params="x?: real", notes="OverflowError for a float beyond int64 (Python: a big int)"
+    int,
+    params="x?: real | str, base?: int",
+    notes="OverflowError for a value beyond int64 (Python: a big int)",
 )
 def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("int", kwargs)
     if not args:
         return constant(0, T.I64)
+    if isinstance(args[0].type, T.Str) and len(args) <= 2:
+        return strmethods.resolve_int_of_str(args)  # Python parses it
     if len(args) != 1:
         return None
     t = _scalar(args[0])
@@ -481,15 +485,15 @@ def float_to_int(b: LowBuilder, x: ir.Value, to: T.Scalar) -> ir.Value:
     return b.cast(x, to)
 
 
-@register_function(float, params="x?: real | str", notes="a string only as a constant")
+@register_function(float, params="x?: real | str")
 def _float(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("float", kwargs)
     if not args:
         return constant(0.0, T.F64)
     if len(args) != 1:
         return None
-    if args[0].is_const and isinstance(args[0].const, str):
-        return constant(float(args[0].const), T.F64)
+    if isinstance(args[0].type, T.Str):
+        return strmethods.resolve_float_of_str(args[0])  # Python parses it
     t = _scalar(args[0])
     if t is None or t.is_complex:
         raise TypingError(f"float() of {args[0].type} is not supported")

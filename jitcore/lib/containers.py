@@ -37,6 +37,7 @@ from jitcore.lib.registry import (
     register_method,
 )
 
+_CHARS = "jitcore.strop:chars"  # codegen.strops: `for c in s` walks the list it makes
 HELPER_PREFIX = "jitcore.rt."  # codegen.rtdicts.PREFIX: codegen defines these symbols
 CONTAINERS = (T.Dict, T.Set)
 _PYTHON_NUMBERS = (T.I64, T.F64, T.C128, T.BOOL)
@@ -321,11 +322,7 @@ def resolve_getitem(obj: Operand, index: Operand) -> Resolved:
         )
     if isinstance(t, T.Set):
         raise TypingError("'set' object is not subscriptable", hint="use `x in s`")
-    if isinstance(t, T.Str):
-        raise UnsupportedError(
-            "indexing strings is not supported", hint="compare whole strings, or use `in`"
-        )
-    assert isinstance(t, T.Dict)
+    assert isinstance(t, T.Dict)  # strings: `strmethods.resolve_getitem`
     if is_unrefined(t):
         return _waiting(t, None)
     key = _item_operand(t.key, index, "dict keys")
@@ -553,10 +550,9 @@ def _iterate(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
             return _waiting(t, None)
         view = T.View(t, "keys")
         return Resolved((None,), view, lambda b, a, kw: _call(b, "iter", view, a, view))
-    if isinstance(t, T.Str):
-        raise UnsupportedError(
-            "iterating over a string is not supported", hint="compare whole strings"
-        )
+    if isinstance(t, T.Str):  # its characters, split in one pass (`codegen.strops`)
+        chars = T.List(T.STR)
+        return Resolved((None,), chars, lambda b, a, kw: b.native_call(_CHARS, a, chars))
     return Resolved((None,), t, lambda b, a, kw: a[0])  # any other sequence is itself
 
 

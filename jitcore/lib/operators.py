@@ -22,7 +22,17 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.ir.coerce import const_type, unify, weak_join
 from jitcore.ir.markers import MISSING
-from jitcore.lib import arrays, containers, indexing, lists, optional, scalar, shapes, ufuncs
+from jitcore.lib import (
+    arrays,
+    containers,
+    indexing,
+    lists,
+    optional,
+    scalar,
+    shapes,
+    strmethods,
+    ufuncs,
+)
 from jitcore.lib.layout import index_int
 from jitcore.lib.registry import (
     Lowerer,
@@ -100,6 +110,12 @@ def resolve_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Resolved:
         if inplace is not None:
             return inplace
         op = op[1:]
+    if op == "mul" and isinstance(a.type, T.Str) != isinstance(b.type, T.Str):
+        repeated = strmethods.resolve_repeat(a, b)  # `s * n`, `n * s`
+        if repeated is not None:
+            return repeated
+    if op == "mod" and isinstance(a.type, T.Str):
+        return strmethods.resolve_percent(a, b)  # `"%d items" % n`
     if containers.is_runtime_type(a.type) or containers.is_runtime_type(b.type):
         return containers.resolve_binop(op, a, b)  # strings, sets
     if isinstance(a.type, T.Array) or isinstance(b.type, T.Array):
@@ -728,6 +744,8 @@ def resolve_getitem(obj: Operand, index: Operand, loc: SourceLoc) -> Resolved:
         return arrays.resolve_getitem(obj, index, loc)
     if isinstance(t, T.List):
         return lists.resolve_getitem(obj, index)
+    if isinstance(t, T.Str):
+        return strmethods.resolve_getitem(obj, index)
     if containers.is_runtime_type(t):
         return containers.resolve_getitem(obj, index)
     raise TypingError(f"{t} is not subscriptable", loc=loc)
@@ -829,6 +847,12 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
             f"np.random.Generator.{attr} is not supported in compiled code",
             loc=loc,
             hint=f"compiled: {', '.join(method_names(T.Generator))}; draw the others in Python",
+        )
+    if isinstance(t, T.Str):
+        raise TypingError(
+            f"str.{attr} is not supported in compiled code",
+            loc=loc,
+            hint=f"compiled: {', '.join(method_names(T.Str))}",
         )
     raise TypingError(f"{t} has no attribute `{attr}`", loc=loc)
 

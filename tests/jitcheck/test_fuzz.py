@@ -106,7 +106,8 @@ def test_a_correct_compiler_gives_no_findings() -> None:
 
 
 def test_a_rejected_program_is_counted_with_its_reason() -> None:
-    program = Program(HEADER + "def f(p0):\n    return f'{p0}'\n", "f", ("float",), ((),), ())
+    source = "def f(p0):\n    global G\n    return p0\n"
+    program = Program(HEADER + source, "f", ("float",), ((),), ())
     with Runner() as runner:
         result = runner.run(program, [(1.0,)])
     assert result.status == "rejected"

@@ -25,7 +25,7 @@ def uses_comprehension(n):  # noqa: ANN001, ANN201
 
 
 def uses_string(n):  # noqa: ANN001, ANN201
-    return f"{n}"  # line 28, col 11
+    return b"%d" % n  # line 28, col 12: bytes are not supported
 
 
 def conflicting_types(n):  # noqa: ANN001, ANN201

@@ -31,7 +31,7 @@ def location(err: Exception) -> tuple[str, int, int]:
         (cases.uses_try, (1.0,), 14, 12, UnsupportedError, "built-in exceptions can be"),
         (cases.uses_list, (1,), 19, 10, UnsupportedError, "`*items` in list displays"),
         (cases.uses_comprehension, (3,), 24, 16, UnsupportedError, "`*items` in list displays"),
-        (cases.uses_string, (3,), 28, 12, UnsupportedError, "f-strings"),
+        (cases.uses_string, (3,), 28, 12, UnsupportedError, "the constant b'%d'"),
         (cases.calls_unsupported, (1.0,), 46, 12, UnsupportedError, "numpy.linalg"),
         (cases.undefined_name, (1,), 50, 16, UnsupportedError, "not_defined_anywhere"),
     ],

@@ -69,6 +69,13 @@ def test_every_function_and_method_declares_its_arguments() -> None:
     takes_no_arguments |= {"list.clear", "list.copy", "list.reverse"}
     takes_no_arguments |= {"ndarray.ravel", "ndarray.flatten"}
     takes_no_arguments |= {"Scalar.conjugate", "Scalar.conj"}
+    takes_no_arguments |= {
+        f"str.{m}"
+        for m in (
+            "upper lower casefold capitalize title swapcase isdigit isalpha isspace isalnum "
+            "isupper islower isdecimal isnumeric istitle isidentifier isascii isprintable"
+        ).split()
+    }
     for entry in jitcore.supported():
         if entry.kind in ("function", "method") and entry.name not in takes_no_arguments:
             assert any(entry.forms[0]), f"{entry.name} is registered without params="
@@ -110,8 +117,10 @@ SKIP: dict[str, str] = {
     "sorted": "over lists: tests/jitcore/e2e/test_lists.py",
     "list": "tests/jitcore/e2e/test_lists.py",
     "bool": "`bool(x)` is the truth operator, covered by the control-flow tests",
-    "float": "the string form takes constants only; float(x) of numbers is a cast the "
-    "number tests cover",
+    "float": "float(s) of strings is in tests/jitcore/lib/test_strmethods.py (the generic "
+    "test draws no strings); float(x) of numbers is a cast the number tests cover",
+    "ord": "takes a one-character string, which the generic test does not draw; "
+    "tests/jitcore/lib/test_strmethods.py",
     "np.bincount": "a drawn value asks Python for any amount of memory (int32 values up to "
     "2**31: 16 GiB on each side, one CI worker reached 14 GiB); tests/jitcore/lib/"
     "test_npstats.py draws bounded counts",
@@ -216,6 +225,14 @@ SKIP.update(
         f"np.linalg.{f}": "takes 2-D (mostly square, Hermitian or definite) matrices, the "
         "drawn arrays are 1-D: tests/jitcore/lib/test_lapack.py draws matrices"
         for f in _LAPACK
+    }
+)
+SKIP.update(
+    {
+        e.name: "a method of strings: the generic test draws array receivers; "
+        "tests/jitcore/lib/test_strmethods.py"
+        for e in jitcore.supported()
+        if e.name.startswith("str.")
     }
 )
 SKIP.update(

@@ -275,20 +275,12 @@ def mixed_literal() -> dict:
     return {1: "a", 2: 3}
 
 
-def iterate_string(s: str) -> int:
-    n = 0
-    for _ in s:
-        n += 1
-    return n
-
-
 @pytest.mark.parametrize(
     ("f", "args", "message"),
     [
         (float_key_into_int_dict, (1.5,), "f64 cannot be used as one of the dict keys"),
         (get_without_default, (1,), "optional str"),
         (mixed_literal, (), "dict values of types str and i64"),
-        (iterate_string, ("ab",), "iterating over a string"),
     ],
 )
 def test_unsupported_uses_are_errors_with_a_hint(f, args: tuple, message: str) -> None:  # noqa: ANN001

@@ -369,3 +369,18 @@ def test_enumerate_and_zip_see_a_list_change_as_python_does(n: int) -> None:
     length at the start: items were missed, or an IndexError raised)."""
     assert_same(enumerate_growing, n)
     assert_same(zip_shrinking, n)
+
+
+def walk_keys(d: dict) -> list:
+    pairs = [k * 10 + i for i, k in enumerate(d)]
+    for (i, k), v in zip(enumerate(d.keys()), d.values()):
+        pairs.append(i + k * v)
+    for k, j in zip(reversed(range(len(d))), d):
+        pairs.append(k - j)
+    return pairs
+
+
+def test_enumerate_and_zip_walk_dict_keys() -> None:
+    """`enumerate(d)` and `zip(d, ...)` walk a dict's keys as `for k in d` does (they once
+    indexed the dict with the counter: KeyError 0)."""
+    assert_same(walk_keys, {5: 1, 7: 2, -3: 4})
