@@ -21,7 +21,8 @@ from typing import NoReturn, cast
 
 import numpy as np
 
-from jitcore.errors import JitError, SourceLoc, TypingError, UnsupportedError
+from jitcore import frozenwrites
+from jitcore.errors import JitError, TypingError, UnsupportedError
 from jitcore.ir import containers as cmarkers
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -390,7 +391,7 @@ class _Inference:
         match instr:
             case ir.BinOp(op=name, lhs=lhs, rhs=rhs):
                 if operators.is_in_place(name) and isinstance(self.type_of(lhs), T.Array):
-                    self._refuse_frozen(lhs, op, instr.loc)  # `TABLE += 1` writes into it
+                    frozenwrites.refuse(lhs, op, instr.loc)  # `TABLE += 1` writes into it
                 return operators.resolve_binop(name, op(lhs), op(rhs), instr.loc)
             case ir.UnaryOp(op=name, operand=x):
                 return operators.resolve_unary(name, op(x), instr.loc)
@@ -405,7 +406,7 @@ class _Inference:
                 return operators.resolve_getitem(op(obj), self._index(obj, index), instr.loc)
             case ir.SetItem(obj=obj, index=index, value=value):
                 if isinstance(self.type_of(obj), T.Array):
-                    self._refuse_frozen(obj, op, instr.loc)
+                    frozenwrites.refuse(obj, op, instr.loc)
                 return operators.resolve_setitem(op(obj), op(index), op(value), instr.loc)
             case ir.GetAttr(obj=obj, attr=attr):
                 recv = op(obj)
@@ -415,35 +416,6 @@ class _Inference:
             case ir.Call():
                 return self.resolve_call(instr, op)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
-
-    def _refuse_frozen(
-        self, v: ir.Value, op: Callable[[ir.Value], Operand], loc: SourceLoc
-    ) -> None:
-        """A write into array `v` (`v[i] = x`, `v.sort()`, `v.fill(x)`) is a TypingError when
-        `v` is frozen into the compiled code."""
-        if self._in_constant(v, op):
-            raise TypingError(
-                "an array frozen into compiled code (a module-level array, or one held in a "
-                "constant tuple) is read-only there",
-                loc=loc,
-                hint="pass the array as an argument to write into it",
-            )
-
-    def _in_constant(self, v: ir.Value, op: Callable[[ir.Value], Operand]) -> bool:
-        """Whether array `v` is (a part or view of) a constant frozen into the compiled code: a
-        module-level array, one in a tuple (`BUFS[0]`, a Module's tuple attribute), a slice
-        of one. Writing there would change a hidden copy Python never sees."""
-        while True:
-            if isinstance(v, ir.Const) or op(v).is_const:
-                return True
-            if isinstance(v, ir.GetItem):
-                v = v.obj
-            elif isinstance(v, ir.GetAttr) and v.attr in ("T", "real", "imag"):
-                v = v.obj
-            elif isinstance(v, ir.Call) and _view_source(v) is not None:
-                v = cast(ir.Value, _view_source(v))
-            else:
-                return False
 
     def _index(self, obj: ir.Value, index: ir.Value) -> Operand:
         """An index operand; `t[1:]` of a tuple with a slice of constants is a constant slice
@@ -473,8 +445,8 @@ class _Inference:
             rule = lookup_method(func_type.recv, func_type.method)
             assert rule is not None
             receiver = call.func.obj  # type: ignore[attr-defined]
-            if func_type.method in _WRITING_METHODS and isinstance(func_type.recv, T.Array):
-                self._refuse_frozen(receiver, self.operand, call.loc)
+            if frozenwrites.writes_receiver(func_type.method, func_type.recv):
+                frozenwrites.refuse(receiver, self.operand, call.loc)
             recv = self.operand(receiver)
             resolved = rule([recv, *args], kwargs)
             if resolved is None:
@@ -491,12 +463,9 @@ class _Inference:
                 hint="call a @jit function, a builtin, or a math/numpy function",
             )
         obj = func_type.obj
-        written = [call.kwargs["out"]] if "out" in call.kwargs else []
-        if obj in _WRITING_FUNCTIONS and call.args:
-            written.append(call.args[0])
-        for v in written:
+        for v in frozenwrites.written_arguments(obj, call):
             if isinstance(self.type_of(v), T.Array):
-                self._refuse_frozen(v, self.operand, call.loc)
+                frozenwrites.refuse(v, self.operand, call.loc)
         if lists.unsettled(*[a.type for a in (*args, *kwargs.values())]) and (
             _is_dispatcher(obj) or is_library_kernel(obj) or implicit_dispatcher(obj)
         ):
@@ -778,13 +747,6 @@ def _holds_opaque(t: T.Type) -> bool:
 Origin = bool | tuple["Origin", ...]
 
 _PYTHON_INT_ATTRS = {"shape", "size", "ndim", "itemsize", "nbytes", "strides"}
-# Array methods that write into their receiver (refused on an array frozen into the code).
-_WRITING_METHODS = frozenset({"sort", "fill", "partition", "put", "itemset", "resize"})
-# Functions that write into their first argument (and any function's `out=`), likewise.
-_WRITING_FUNCTIONS = frozenset(
-    {np.copyto, np.put, np.place, np.putmask, np.fill_diagonal, np.random.shuffle}
-)
-
 # Calls whose result is a Python number whatever their arguments (`int(a32[0])` is an int).
 # A range's items are Python ints whatever its bounds were (`range_item` computes those of a
 # step other than +-1: `for i in range(0, 9, 3): x // i` raises ZeroDivisionError at i = 0).
@@ -816,31 +778,6 @@ def _number_like(t: T.Type | None) -> bool:
     """Whether a value of type `t` is a number, or holds numbers whose kind (Python or NumPy)
     can change a callee's result: scalars, tuples, optionals."""
     return isinstance(t, T.Scalar | T.Tuple | T.Optional)
-
-
-# Operations whose result may be a view of their first array operand (a write through it
-# writes there), by implementation name.
-_VIEWS = frozenset(
-    f"{prefix}.{name}"
-    for prefix in ("np", "array")
-    for name in (
-        "reshape", "ravel", "transpose", "swapaxes", "squeeze", "view", "asarray",
-        "ascontiguousarray", "asfortranarray", "moveaxis", "expand_dims", "atleast_1d",
-        "atleast_2d", "atleast_3d", "broadcast_to", "flip", "fliplr", "flipud", "rot90",
-        "diagonal", "real", "imag",
-    )
-)  # fmt: skip
-
-
-def _view_source(call: ir.Call) -> ir.Value | None:
-    """The array `call` may return a view of (`TABLE.reshape(3)`, `np.asarray(TABLE)`)."""
-    impl = call.impl
-    if not isinstance(impl, Resolved) or impl.name not in _VIEWS:
-        return None
-    func = call.func
-    if isinstance(func, ir.GetAttr):  # a method: the receiver
-        return func.obj
-    return call.args[0] if call.args else None
 
 
 def _iterates_tuple(call: ir.Call) -> bool:

@@ -105,9 +105,27 @@ def writes_through_asarray_and_T():  # noqa: ANN201
     v[0] += 1.0
 
 
+def writes_a_split_part():  # noqa: ANN201
+    parts = np.split(TABLE, 2)
+    parts[1][0] = 1.0
+
+
+def writes_a_broadcast_part(x):  # noqa: ANN001, ANN201
+    a, _ = np.broadcast_arrays(TABLE, x)
+    a[0] = x
+
+
+def writes_a_diagonal():  # noqa: ANN201
+    d = np.diagonal(GRID)
+    d[0] = 1.0
+
+
 @pytest.mark.parametrize(
     ("f", "args"),
     [
+        (writes_a_split_part, ()),
+        (writes_a_broadcast_part, (1.0,)),
+        (writes_a_diagonal, ()),
         (sorts_it, ()),
         (fills_it, (1.0,)),
         (adds_into_an_alias, (1.0,)),
