@@ -74,8 +74,11 @@ def _pointer_roots(
             # the exception a failed kernel call returned is no pointer into its result (which
             # does not exist): rooting it there kept the result "live" in the `try` handler
             # a borrowed `generator` cast from an owned one points into its block as well
+            # nor is a formatted exception one into the strings it was formatted with (their
+            # text is copied into the runtime's ring when it is made): rooting it there kept a
+            # string "live" on paths where it was never defined (a `raise` in a `try`)
             pointer = isinstance(instr.type, T.Pointer) or instr.type == T.GENERATOR
-            if not pointer or isinstance(instr, ir.CallStatus):
+            if not pointer or isinstance(instr, ir.CallStatus | ir.ExcFormatted):
                 continue
             found: list[ir.Value] = []
             for op in instr.operands():

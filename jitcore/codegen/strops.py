@@ -168,8 +168,10 @@ def _slice(b: ll.IRBuilder, fn: ll.Function) -> None:
 def _repeat(b: ll.IRBuilder, fn: ll.Function) -> None:
     """`s * n`: empty for `n <= 0`; MemoryError when the result could not be allocated."""
     ret, s, n = fn.args
-    n = b.select(b.icmp_signed("<", n, I64(0)), I64(0), n)
     nb, nc = S.load_field(b, s, S.NBYTES), S.load_field(b, s, S.NCHARS)
+    # no copies of an empty string (`"" * 2**62` is "" at once, as in Python)
+    none = b.or_(b.icmp_signed("<", n, I64(0)), b.icmp_signed("==", nb, I64(0)))
+    n = b.select(none, I64(0), n)
     # Python's test: more code points than a Py_ssize_t counts
     most = b.udiv(I64(2**63 - 1), b.select(b.icmp_signed("==", nc, I64(0)), I64(1), nc))
     with b.if_then(b.icmp_unsigned(">", n, most), likely=False):
@@ -178,7 +180,7 @@ def _repeat(b: ll.IRBuilder, fn: ll.Function) -> None:
     limit = b.udiv(I64(MAX_BYTES), b.select(b.icmp_signed("==", nb, I64(0)), I64(1), nb))
     too_long = b.icmp_unsigned(">", n, limit)
     with b.if_then(too_long, likely=False):
-        b.ret(descriptor(b.module, MemoryError, "cannot allocate a string"))
+        b.ret(descriptor(b.module, MemoryError, ""))  # Python's MemoryError has no message
     total = b.mul(nb, n)
     block = alloc(b, total)
     no_memory(b, block)

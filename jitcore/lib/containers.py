@@ -134,6 +134,20 @@ def check_key_type(t: T.Type, what: str = "dict keys") -> None:
     )
 
 
+def check_value_type(t: T.Type) -> None:
+    """Values are numbers, strings, None, arrays and tuples of them: a list, dict or set held
+    in a dict is not reference counted as one (storing one corrupted the heap)."""
+    if isinstance(t, T.Tuple):
+        for item in t.items:
+            check_value_type(item)
+        return
+    if isinstance(t, T.List | T.Dict | T.Set | T.View):
+        raise TypingError(
+            f"a {t} cannot be a dict value: values are numbers, strings, arrays and tuples",
+            hint="keep the lists in a list and store their indices, or use a tuple or an array",
+        )
+
+
 def _item_join(a: T.Type, b: T.Type) -> T.Type | None:
     """Where two stores give an item type: equal, or numbers that promote (bool -> int ->
     float), or an empty container's type filled in."""
@@ -182,6 +196,7 @@ def _refined(t: T.Dict | T.Set, key: T.Type, value: T.Type | None = None) -> T.T
     if isinstance(t, T.Set):
         return None if new_key is None else T.Set(new_key)
     assert value is not None
+    check_value_type(value)
     new_value = _item_join(t.value, value)
     if new_key is None or new_value is None:
         return None
@@ -262,6 +277,7 @@ def _dict_literal(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
     keys, values = [a.type for a in args[0::2]], [a.type for a in args[1::2]]
     key, value = _join_all(keys, "dict keys"), _join_all(values, "dict values")
     check_key_type(key)
+    check_value_type(value)
     t = T.Dict(key, value)
     casts = tuple(
         _item_operand(
@@ -336,6 +352,7 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
     refines = _refined(t, index.type, value.type)
     if refines is not None or is_unrefined(t):
         return _waiting(t, refines, T.NONE)
+    check_value_type(t.value)  # (a dict argument of lists can be read, not stored into)
     key = _item_operand(t.key, index, "dict keys")
     val = _item_operand(t.value, value, "dict values")
     return Resolved((None, key, val), T.NONE, lambda b, a, kw: _call(b, "setitem", t, a, T.NONE))
@@ -457,6 +474,7 @@ def _setdefault(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
     refines = _refined(t, key.type, default.type)
     if is_unrefined(t) or refines is not None:
         return _waiting(t, refines)
+    check_value_type(t.value)
     k = _item_operand(t.key, key, "dict keys")
     v = _item_operand(t.value, default, "dict values")
     return _reads_value("setdefault", t, (None, k, v))

@@ -558,11 +558,12 @@ def _native_format(args: list[Operand]) -> Resolved | None:
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         pieces: list[ir.Value] = []
-        for (literal, field, _, _), value in zip(parsed, [*v[1:], None]):
+        values = iter(v[1:])  # one per field: a chunk of literal text only (`{{`) takes none
+        for literal, field, _, _ in parsed:
             if literal:
                 pieces.append(ir.Const(literal, type=T.STR))
-            if field is not None and value is not None:
-                pieces.append(_text_piece(b, value))
+            if field is not None:
+                pieces.append(_text_piece(b, next(values)))
         if not pieces:
             return ir.Const("", type=T.STR)
         out = pieces[0]

@@ -275,9 +275,37 @@ def mixed_literal() -> dict:
     return {1: "a", 2: 3}
 
 
+def list_values_stored(s: str) -> int:
+    d = {}
+    d[s] = s.split(",")
+    return len(d[s])
+
+
+def list_value_literal(n: int) -> int:
+    d = {1: [n, n]}
+    return len(d[1])
+
+
+def list_into_a_dict_argument(d: dict, k: int) -> int:
+    d[k] = [k, k]
+    return len(d[k])
+
+
+def read_list_values(d: dict) -> int:
+    return len(d[1]) + len(d[2])
+
+
+def test_a_dict_argument_of_lists_can_be_read() -> None:
+    assert jit(mode="compiled")(read_list_values)({1: [1, 2], 2: [3]}) == 3
+
+
 @pytest.mark.parametrize(
     ("f", "args", "message"),
     [
+        # storing a list into a dict corrupted the heap (glibc aborted): refused instead
+        (list_values_stored, ("a,b",), r"list\(str\) cannot be a dict value"),
+        (list_value_literal, (3,), r"list\(i64\) cannot be a dict value"),
+        (list_into_a_dict_argument, ({1: [1]}, 2), r"list\(i64\) cannot be a dict value"),
         (float_key_into_int_dict, (1.5,), "f64 cannot be used as one of the dict keys"),
         (get_without_default, (1,), "optional str"),
         (mixed_literal, (), "dict values of types str and i64"),

@@ -112,6 +112,12 @@ def test_huge_repetition_raises() -> None:
     assert outcome(compiled(repeat), "ab", 2**59)[0] == "MemoryError"
 
 
+def test_an_empty_string_repeated_any_number_of_times_is_empty_at_once() -> None:
+    """It copied nothing n times (10 s for n = 4e9) and raised MemoryError beyond 2**60."""
+    for n in (2**40, 2**62, 2**63 - 1):
+        assert same(repeat, "", n) == outcome(repeat, "", n)
+
+
 def to_chr(n: int) -> str:
     return chr(n)
 
@@ -310,6 +316,38 @@ def plain_fields(n: int, s: str, flag: bool) -> tuple:
 @ci_examples(40)
 def test_plain_fields_of_strings_and_ints(n: int, s: str, flag: bool) -> None:
     assert_same(plain_fields, n, s, flag)
+
+
+def escaped_braces(n: int, s: str) -> tuple:
+    return f'{{"n": {n}}}', f"{{{s}}} has {n}", "{{}} {}".format(s), f"{n}{{{n}}}"  # noqa: UP032
+
+
+@given(n=st.integers(-5, 5), s=TEXT)
+@ci_examples(20)
+def test_escaped_braces_before_fields(n: int, s: str) -> None:
+    """A chunk of literal text only (`{{`) takes no value: the values went to the wrong
+    fields (`f'{{"n": {n}}}'` gave `'{"n": '`)."""
+    assert_same(escaped_braces, n, s)
+
+
+def raise_a_made_string(s: str, i: int) -> int:
+    try:
+        t = s.upper() if i == 0 else s[i]
+        raise ValueError(t)
+    except ValueError:
+        return 1
+    return 0
+
+
+def test_a_string_made_in_a_try_and_raised() -> None:
+    """The formatted exception was taken as a pointer into the string it was formatted with,
+    which kept the string "live" where it was never made: an internal error."""
+    f = compiled(raise_a_made_string)
+    before = runtime.live_blocks()
+    for _ in range(100):
+        assert f("abé", 0) == f("abé", 2) == 1
+    assert outcome(f, "ab", 5) == outcome(raise_a_made_string, "ab", 5)
+    assert runtime.live_blocks() == before
 
 
 def percent(n: int, x: float, s: str) -> tuple:
