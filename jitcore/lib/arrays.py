@@ -56,6 +56,7 @@ def _slice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 3:
         return None
     items: list[T.Type] = []
+    casts: list[T.Type | None] = []
     for a in args:
         if isinstance(a.type, T.NoneType):
             items.append(T.NONE)
@@ -63,8 +64,21 @@ def _slice(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             items.append(T.I64)
         else:
             raise TypingError(f"slice indices must be integers or None, not {a.type}")
+        casts.append(None if a.type == T.U64 else items[-1])
     t = T.Slice(tuple(items))  # type: ignore[arg-type]
-    return Resolved(tuple(items), t, lambda b, v, kw: b.emit(ir.MakeTuple(list(v), type=t)))
+
+    def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
+        # a uint64 bound beyond int64 is a huge bound (Python clamps it), not a negative one
+        parts = [_saturated(b, x) if a.type == T.U64 else x for a, x in zip(args, v, strict=True)]
+        return b.emit(ir.MakeTuple(parts, type=t))
+
+    return Resolved(tuple(casts), t, lower)
+
+
+def _saturated(b: LowBuilder, x: ir.Value) -> ir.Value:
+    """uint64 `x` as int64, the values beyond 2**63 - 1 as 2**63 - 1."""
+    big = b.cmp("gt", x, ir.Const(2**63 - 1, type=T.U64))
+    return b.select(big, i64(2**63 - 1), b.cast(x, T.I64))
 
 
 def _slice_part(b: LowBuilder, s: ir.Value, k: int) -> ir.Value | None:

@@ -391,3 +391,20 @@ def bool_powers(a):  # noqa: ANN001, ANN201
 def test_a_bool_array_squared_is_int8_as_numpy() -> None:
     got = assert_same_arrays(bool_powers, np.array([True, False, True]))
     assert [g.dtype for g in got] == [e.dtype for e in bool_powers(np.array([True]))]
+
+
+def slices_by_uint64(a, s, u):  # noqa: ANN001, ANN201
+    return a[u:], a[:u], a[::u], s[u:], s[:u], list(range(4))[u:]
+
+
+@pytest.mark.parametrize("u", [2**63, 2**64 - 1, 2**63 - 1, 3])
+def test_a_uint64_slice_bound_beyond_int64_is_huge_not_negative(u: int) -> None:
+    """It wrapped to a negative int64: `s[np.uint64(2**63):]` gave the whole string."""
+    args = (np.arange(5.0), "abcé", np.uint64(u))
+    got = jit(mode="compiled")(slices_by_uint64)(*args)
+    want = slices_by_uint64(*args)
+    for g, w in zip(got, want, strict=True):
+        if isinstance(w, np.ndarray):
+            np.testing.assert_array_equal(g, w)
+        else:
+            assert g == w
