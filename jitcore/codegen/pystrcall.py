@@ -13,8 +13,9 @@ string.
 
 An exception the callable raises becomes a formatted-exception descriptor
 (`runtime.excring`) of the same class when it is a `ValueError`, `IndexError`,
-`OverflowError`, `TypeError` or `MemoryError` (a subclass is raised as that class), else a
-`RuntimeError`; its message is Python's `str(exc)`. The callable is looked up once per module
+`OverflowError`, `TypeError`, `MemoryError` or `AttributeError` (a subclass is raised as that
+class), else a `RuntimeError` (a `KeyError`, whose `str` is its key's repr, too); its message
+is Python's `str(exc)`. The callable is looked up once per module
 and process and kept in a private global.
 """
 
@@ -46,7 +47,7 @@ from jitcore.runtime.excring import FORMAT
 
 PREFIX = "jitcore.pystr:"
 # Exceptions kept as they are (checked in this order: a subclass becomes the first match).
-_KEPT = (ValueError, IndexError, OverflowError, TypeError, MemoryError)
+_KEPT = (ValueError, IndexError, OverflowError, TypeError, MemoryError, AttributeError)
 
 
 def is_helper(name: str) -> bool:

@@ -25,6 +25,7 @@ Layer: above `containers` (the string type and its runtime helpers), `arrays` (s
 from __future__ import annotations
 
 import builtins
+import re
 import string
 from collections.abc import Callable
 from typing import cast
@@ -82,6 +83,9 @@ def _python_callable(path: str) -> Callable[..., object]:
     return cast(Callable[..., object], obj)
 
 
+_WIDE = re.compile(r"[0-9]{5,}")  # a number in a constant template: a width or precision
+
+
 def _folded(path: str, args: list[Operand], ret: T.Type) -> object:
     """Python's result for constant operands, or MISSING (not all constant, or it raises:
     then the call raises when it runs, as Python would)."""
@@ -90,6 +94,8 @@ def _folded(path: str, args: list[Operand], ret: T.Type) -> object:
         return MISSING
     if any(isinstance(a.const, int) and abs(a.const) > 4096 for a in args):
         return MISSING  # `"x".center(10**9)`: not a constant to build while compiling
+    if any(isinstance(a.const, str) and _WIDE.search(a.const) for a in args):
+        return MISSING  # nor `"{:>30000000}".format(1)` (a width in a template)
     if not (isinstance(ret, T.Str) or ret in (T.I64, T.F64, T.BOOL)):
         return MISSING
     try:

@@ -350,6 +350,28 @@ def test_a_string_made_in_a_try_and_raised() -> None:
     assert runtime.live_blocks() == before
 
 
+def attribute_field(n: int) -> str:
+    return "{0.foo}".format(n)  # noqa: UP030, UP032
+
+
+def wide_constant(n: int) -> str:
+    if n > 0:
+        return "{:>30000000}".format(1)  # noqa: UP032
+    return "small"
+
+
+def test_an_attribute_error_keeps_its_class() -> None:
+    assert same(attribute_field, 1)[0] == "AttributeError"
+
+
+def test_a_wide_constant_template_is_not_built_while_compiling() -> None:
+    """A width in a constant template was formatted while compiling (8 s and 450 MB for this
+    branch that never runs); it runs when the call does, if it does."""
+    f = compiled(wide_constant)
+    assert f(0) == "small"
+    assert len(f(1)) == 30_000_000
+
+
 def percent(n: int, x: float, s: str) -> tuple:
     return "%d|%5.2f|%s|%r" % (n, x, s, s), "%x" % n, "%s%%" % s  # noqa: UP031
 
