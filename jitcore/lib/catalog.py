@@ -194,10 +194,12 @@ _SECTIONS: tuple[tuple[str, str], ...] = (
         "split points: any int, a tuple or list of ints, or a 1-D integer array; NumPy's "
         "errors when the call runs). `nanmedian`/`nanquantile`/`nanpercentile` follow "
         "NumPy's algorithms and dtypes (a Python-number q is weak, an array or NumPy-number q "
-        "takes part in the result dtype); a lane of NaNs only gives NaN without NumPy's "
-        "warning. Views NumPy marks read-only (`broadcast_arrays`, `diagonal`) are writable "
-        "here. `matrix_power` returns a new array where NumPy returns `a` itself for n=1; an "
-        "integer matrix to a negative power needs a constant n (its result is float64).",
+        "takes part in the result dtype; with a float32 q NumPy finds the interpolation "
+        "point in float32, compiled code in float64: about 1e-8 apart); a lane of NaNs only "
+        "gives NaN without NumPy's warning. Views NumPy marks read-only "
+        "(`broadcast_arrays`, `diagonal`) are writable here. `matrix_power` returns a new "
+        "array where NumPy returns `a` itself for n=1; an integer matrix to a negative power "
+        "needs a constant n (its result is float64).",
     ),
     ("Strings", ""),
     ("Array methods", ""),

@@ -429,10 +429,10 @@ def _quantile_dtype(t: T.Array, q: Operand, percentile: bool) -> tuple[T.Scalar,
     exact = not percentile and (q_dtype.is_int or q_dtype.is_bool)
     if exact:
         return t.dtype, True
-    base = npsort._float_of(t.dtype)
     if q.weak and isinstance(qt, T.Scalar):
-        return base, False
-    return T.from_dtype(np.result_type(base.dtype, q_dtype.dtype)), False
+        return npsort._float_of(t.dtype), False
+    # an int8 array at a float32 q is float32 (int8 and float32 promote to float32)
+    return npsort._float_of(T.from_dtype(np.result_type(t.dtype.dtype, q_dtype.dtype))), False
 
 
 def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:

@@ -790,3 +790,15 @@ def test_more_refusals_are_typing_errors_in_plain_words(f, arg, words: str) -> N
     with pytest.raises(TypingError) as info:
         jit(mode="compiled")(f)(*(arg if isinstance(arg, tuple) else (arg,)))
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16", "int32", "float32"])
+def test_a_float32_q_takes_part_in_the_result_dtype(dtype: str) -> None:
+    """An int8 array's nanquantile at np.float32 q is float32 (int8 and float32 promote to
+    float32): it was float64. (Values: NumPy finds the point in float32; checked loosely.)"""
+    a = np.array([5, 1, 3, 2, 4], dtype=dtype)
+    for q in (np.float32(0.3), np.array([0.1, 0.3], dtype=np.float32)):
+        want = np.nanquantile(a, q)
+        got = compiled(nanquantile_all)(a, q)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+        np.testing.assert_allclose(got, want, rtol=1e-6)
