@@ -867,10 +867,15 @@ def _gradient(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             "supported)",
             hint="pass a number",
         )
-    if t.dtype.is_bool or t.dtype.is_complex:
+    if t.dtype.is_bool:
         raise TypingError(
-            f"{what} of {t.dtype} arrays is not supported (NumPy cannot subtract booleans)",
+            f"{what} of a bool array: NumPy cannot subtract booleans",
             hint="convert f first: f.astype(np.float64)",
+        )
+    if t.dtype.is_complex:
+        raise TypingError(
+            f"{what} of complex arrays is not supported in compiled code",
+            hint="take the gradients of f.real and f.imag",
         )
     edge = 1 if edge_op is None else edge_op.const
     if edge not in (1, 2) or isinstance(edge, bool):
