@@ -434,7 +434,7 @@ def max_ulps(python: Any, compiled: Any) -> int | None:
     """The largest ULP distance between the finite floats of two results of the same shape
     (scalars, tuples, arrays; complex parts apart), 0 when they are equal, None when there
     is nothing to measure (not floats, different shapes, NaN or infinity everywhere)."""
-    if isinstance(python, tuple) and isinstance(compiled, tuple):
+    if isinstance(python, tuple | list) and isinstance(compiled, tuple | list):
         if len(python) != len(compiled):
             return None
         found = [max_ulps(p, c) for p, c in zip(python, compiled)]

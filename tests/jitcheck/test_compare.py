@@ -221,3 +221,15 @@ def test_sets_holding_a_nan_each_agree() -> None:
     assert first_difference({np.float64("nan"), 1.0}, {float("nan"), 1.0}, Tolerance()) is None
     assert first_difference({float("nan")}, {float("nan"), 2.0}, Tolerance()) is not None
     assert first_difference({float("nan")}, {1.0}, Tolerance()) is not None
+
+
+def test_max_ulps_measures_lists_item_by_item() -> None:
+    """A list of arrays of different lengths (np.split's parts) made NumPy raise in
+    np.asarray: the library check of np.split failed on every example."""
+    from jitcheck.compare import max_ulps
+
+    parts = [np.array([], dtype=np.float64), np.array([1.0, 2.0])]
+    assert max_ulps(parts, [p.copy() for p in parts]) == 0
+    off = [parts[0], np.array([1.0, np.nextafter(2.0, 3.0)])]
+    assert max_ulps(parts, off) == 1
+    assert max_ulps([np.arange(2)], [np.arange(2)]) is None  # integers: nothing to measure
