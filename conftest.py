@@ -30,6 +30,8 @@ _COMMON: dict[str, Any] = dict(deadline=None, suppress_health_check=[HealthCheck
 settings.register_profile("dev", max_examples=40, **_COMMON)
 settings.register_profile("ci", max_examples=60, derandomize=True, print_blob=True, **_COMMON)
 settings.register_profile("thorough", max_examples=2000, **_COMMON)
+# Reruns of whole test files in a child process (the heap-checked run): a few examples each.
+settings.register_profile("rerun", max_examples=10, derandomize=True, **_COMMON)
 settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "dev")
 
 # Tests run with the IR verifier on between stages and passes (DESIGN.md section 2).

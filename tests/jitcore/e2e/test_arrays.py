@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from jitcore import TypingError, jit
-from tests.jitcore.support import assert_same_arrays, compiled
+from tests.jitcore.support import assert_same_arrays, ci_examples, compiled
 
 FLOATS = [np.float32, np.float64]
 INTS = [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
@@ -167,6 +167,7 @@ def arithmetic(a, b):  # noqa: ANN001, ANN201
 
 
 @given(arrays(NUMERIC, max_dims=2), arrays(NUMERIC, max_dims=2))
+@ci_examples(25)
 def test_elementwise_with_broadcasting_and_numpy_dtypes(a: np.ndarray, b: np.ndarray) -> None:
     # shapes that do not broadcast raise ValueError both ways
     assert_same_arrays(arithmetic, a, b)

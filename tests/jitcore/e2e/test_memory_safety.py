@@ -562,7 +562,7 @@ def test_memory_tests_run_clean_under_malloc_check() -> None:
     env.pop("PYTEST_XDIST_WORKER", None)
     child = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:xdist"]
-        + ["-k", "not malloc_check", *MALLOC_CHECKED],
+        + ["--hypothesis-profile=rerun", "-k", "not malloc_check", *MALLOC_CHECKED],
         cwd=ROOT,
         env=env,
         capture_output=True,
