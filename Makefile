@@ -31,9 +31,12 @@ lint: $(STAMP)
 
 # Under CI=true the `ci` Hypothesis profile (derandomized) is selected by conftest.py.
 # --jit-diff also checks the bundled kernels and the README's examples (pyproject.toml);
-# --jit-diff-library every operation of jitcore's registry on corner-biased inputs.
+# --jit-diff-library every operation of jitcore's registry on corner-biased inputs; 25 examples
+# per function and mode keep the whole CI run within 15 minutes on 2 cores (`make thorough`
+# and a plain `pytest --jit-diff` take the profile's count).
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -q -n 2 --jit-diff --jit-diff-library $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -n 2 --jit-diff --jit-diff-library --jit-diff-max-examples 25 \
+		$(PYTEST_ARGS)
 
 # Long Hypothesis campaigns: many examples per property; not part of `make test`. The fuzzer's
 # test (tests/jitcheck/test_fuzz_campaign.py) runs 10 minutes here instead of 150 programs.
@@ -49,7 +52,7 @@ fuzz: $(STAMP)
 
 # The array, tuple and memory tests under glibc's heap checks (MALLOC_CHECK_=3 aborts on a
 # double free or a write past a block; freed memory is filled with a pattern). About 2 minutes:
-# `make test` runs only the memory tests so (test_memory_safety.py).
+# `make test` runs only the runtime's memory tests so (test_runtime_memory.py).
 malloc-check: $(STAMP)
 	MALLOC_CHECK_=3 MALLOC_PERTURB_=165 PYTHONMALLOC=malloc $(BIN)/python -m pytest -q -p no:xdist \
 		tests/jitcore/e2e/test_arrays.py tests/jitcore/test_runtime_memory.py \

@@ -544,10 +544,9 @@ def test_item19_joined_results_are_freed_after_use(opt: int) -> None:
 
 # --- the array tests under glibc's heap checks ------------------------------------------------
 
-MALLOC_CHECKED = [
-    "tests/jitcore/e2e/test_memory_safety.py",
-    "tests/jitcore/test_runtime_memory.py",
-]
+# (`make malloc-check` runs this file and the array tests so too: about 2 minutes, more than
+# every CI run can spend; a CI run checks the runtime's own allocator tests)
+MALLOC_CHECKED = ["tests/jitcore/test_runtime_memory.py"]
 
 
 @pytest.mark.skipif(

@@ -63,7 +63,7 @@ SPLIT_DTYPES = st.sampled_from(["float64", "bool"])
 points = st.lists(st.integers(-6, 8), max_size=4)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=SPLIT_DTYPES, n=st.integers(-1, 5))
 def test_split_into_sections_matches_numpy(data: st.DataObject, dtype: str, n: int) -> None:
     a = data.draw(arrays(dtype=dtype, min_dims=2, max_dims=3, max_side=5))
@@ -73,7 +73,7 @@ def test_split_into_sections_matches_numpy(data: st.DataObject, dtype: str, n: i
     assert_same_arrays(vsplit_, a, n)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=SPLIT_DTYPES, p=points)
 def test_split_at_points_matches_numpy(data: st.DataObject, dtype: str, p: list[int]) -> None:
     a = data.draw(arrays(dtype=dtype, min_dims=1, max_dims=3, max_side=5))
@@ -196,7 +196,7 @@ def broadcast_none():
 shapes = st.sampled_from([(0,), (1,), (3,), (2, 1), (1, 3), (2, 3), (0, 3), (2, 1, 1), (2,)])
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), s1=shapes, s2=shapes)
 def test_broadcast_arrays_matches_numpy(data: st.DataObject, s1: tuple, s2: tuple) -> None:
     a = data.draw(arrays(dtype="float64", min_dims=len(s1), max_dims=len(s1), max_side=3))
@@ -274,7 +274,7 @@ quantiles = st.one_of(
 )
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=st.sampled_from(["float64"]))
 def test_nanmedian_matches_numpy(data: st.DataObject, dtype: str) -> None:
     a = data.draw(with_nans(dtype))
@@ -285,7 +285,7 @@ def test_nanmedian_matches_numpy(data: st.DataObject, dtype: str) -> None:
         assert_same_arrays(nanmedian_last_kept, a)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=st.sampled_from(["float64"]), q=quantiles)
 def test_nanquantile_matches_numpy(data: st.DataObject, dtype: str, q: object) -> None:
     a = data.draw(with_nans(dtype, max_dims=2))
@@ -386,7 +386,7 @@ parts = st.one_of(
 complexes = st.builds(complex, parts, parts)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(
     z=complexes
     | parts
@@ -434,7 +434,7 @@ small_matrices = st.integers(0, 3).flatmap(
 )
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(a=small_matrices, n=st.integers(-3, 7), kind=st.sampled_from(["f8", "i8", "T"]))
 def test_matrix_power_matches_numpy(a: np.ndarray, n: int, kind: str) -> None:
     if kind == "i8" and n >= 0:
@@ -457,7 +457,7 @@ def test_matrix_power_edges_match_numpy() -> None:
     assert_same(matrix_power_, np.zeros((0, 0)), -2)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=st.sampled_from(["float64", "float32", "int32"]))
 def test_cond_matches_numpy(data: st.DataObject, dtype: str) -> None:
     shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4))
@@ -531,7 +531,7 @@ sizes = st.integers(-2, 6)
 diagonals = st.integers(-8, 8) | st.sampled_from([2**62, -(2**62)])
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(n=sizes, k=diagonals, m=sizes)
 def test_tri_indices_match_numpy(n: int, k: int, m: int) -> None:
     assert_same(triu_indices_, n, k, m)
@@ -566,7 +566,7 @@ def gradient_axes(f):
     return np.gradient(f, axis=(1, 0), edge_order=2)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(
     data=st.data(),
     dtype=st.sampled_from(["float64", "int32"]),
@@ -617,7 +617,7 @@ def kinds_of(x):
     return np.iscomplexobj(x), np.isrealobj(x), np.isscalar(x)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), dtype=st.sampled_from(["float64", "int32"]))
 def test_nan_accumulations_match_numpy(data: st.DataObject, dtype: str) -> None:
     a = data.draw(with_nans(dtype, max_dims=2))
@@ -660,7 +660,7 @@ def chkfinite(a):
 offsets = st.integers(-6, 6) | st.sampled_from([2**31 - 1, 2**31, -(2**31) + 1, -(2**31) - 1])
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data(), k=offsets)
 def test_diagonal_matches_numpy(data: st.DataObject, k: int) -> None:
     a = data.draw(arrays(dtype="float64", min_dims=2, max_dims=2, max_side=5))
@@ -701,7 +701,7 @@ def trim_zeros_back_last(a):
     return np.trim_zeros(a, trim="B", axis=-1)
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(data=st.data())
 def test_trim_zeros_matches_numpy(data: st.DataObject) -> None:
     shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=0, max_side=5))
@@ -740,7 +740,7 @@ fill_shapes = st.sampled_from([(3, 3), (5, 2), (2, 5), (7, 3), (0, 3), (3, 0), (
 fill_values = st.sampled_from([7, 2.5, np.array([1.5, 2.5, 3.5]), np.zeros(0), np.ones((2, 2))])
 
 
-@ci_examples(12)
+@ci_examples(8)
 @given(shape=fill_shapes, v=fill_values, dtype=st.sampled_from(["float64", "int8"]))
 def test_fill_diagonal_matches_numpy(shape: tuple, v: object, dtype: str) -> None:
     a = np.zeros(shape, dtype)

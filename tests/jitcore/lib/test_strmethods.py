@@ -62,7 +62,7 @@ def repeat(s: str, n: int) -> tuple:
 
 
 @given(s=TEXT, i=INDEX)
-@ci_examples(30)
+@ci_examples(15)
 def test_indexing_by_code_point(s: str, i: int) -> None:
     got = same(item, s, i)
     if got[0] != "returned":
@@ -70,7 +70,7 @@ def test_indexing_by_code_point(s: str, i: int) -> None:
 
 
 @given(s=TEXT, a=PART, b=PART, c=st.one_of(st.none(), st.integers(-4, 4)))
-@ci_examples(30)
+@ci_examples(15)
 def test_slicing(s: str, a: int | None, b: int | None, c: int | None) -> None:
     same(cut, s, a, b, c)  # a step of 0 is ValueError("slice step cannot be zero")
 
@@ -83,7 +83,7 @@ def test_constant_slices_and_steps() -> None:
 
 
 @given(s=TEXT)
-@ci_examples(30)
+@ci_examples(15)
 def test_iteration(s: str) -> None:
     assert_same(walk, s)
 
@@ -96,13 +96,13 @@ def loops(s: str) -> tuple:
 
 
 @given(s=TEXT)
-@ci_examples(30)
+@ci_examples(15)
 def test_strings_in_comprehensions_and_iteration_builtins(s: str) -> None:
     assert_same(loops, s)
 
 
 @given(s=st.text(CHARS, max_size=3), n=st.integers(-3, 5))
-@ci_examples(30)
+@ci_examples(15)
 def test_repetition(s: str, n: int) -> None:
     assert_same(repeat, s, n)
 
@@ -127,7 +127,7 @@ def to_ord(s: str) -> int:
 
 
 @given(n=st.one_of(st.integers(-3, 0x110003), st.sampled_from([0xD800, 2**40, -(2**63)])))
-@ci_examples(30)
+@ci_examples(15)
 def test_chr_and_ord(n: int) -> None:
     got = same(to_chr, n)
     if got[0] == "returned":
@@ -219,7 +219,7 @@ def pads(s: str, t: str, n: int) -> tuple:
 
 
 @given(s=TEXT, t=TEXT)
-@ci_examples(30)
+@ci_examples(15)
 def test_case_and_classes_match_python(s: str, t: str) -> None:
     assert_same(cases, s, t)
     assert_same(strips, s, t)
@@ -227,14 +227,14 @@ def test_case_and_classes_match_python(s: str, t: str) -> None:
 
 
 @given(s=TEXT, t=st.text(CHARS, max_size=2), a=SMALL)
-@ci_examples(30)
+@ci_examples(15)
 def test_searches_match_python(s: str, t: str, a: int) -> None:
     assert_same(searches, s, t, a)
     same(found, s, t)  # ValueError("substring not found")
 
 
 @given(s=TEXT, t=st.text(CHARS, max_size=2), n=st.integers(-2, 3))
-@ci_examples(30)
+@ci_examples(15)
 def test_splits_match_python(s: str, t: str, n: int) -> None:
     same(splits, s, t, n)  # an empty separator is ValueError("empty separator")
     assert_same(pads, s, t, n * 3)
@@ -244,7 +244,7 @@ ASCII = st.text(st.characters(max_codepoint=127), max_size=10)
 
 
 @given(s=ASCII, t=st.text(st.characters(max_codepoint=127), max_size=2))
-@ci_examples(30)
+@ci_examples(15)
 def test_ascii_fast_paths_match_python(s: str, t: str) -> None:
     assert_same(cases, s, t)  # \x1c-\x1f and \x0b are spaces, as Python says
     assert_same(strips, s, t)
@@ -287,13 +287,13 @@ FLOATS = st.one_of(
 
 
 @given(n=st.integers(-(2**63), 2**63 - 1), x=FLOATS, flag=st.booleans())
-@ci_examples(30)
+@ci_examples(15)
 def test_str_and_repr_of_numbers(n: int, x: float, flag: bool) -> None:
     assert_same(texts, n, x, flag)
 
 
 @given(n=st.integers(-(2**63), 2**63 - 1), x=FLOATS, s=TEXT, flag=st.booleans())
-@ci_examples(30)
+@ci_examples(15)
 def test_fstrings(n: int, x: float, s: str, flag: bool) -> None:
     assert_same(fstrings, n, x, s, flag)
 
@@ -313,7 +313,7 @@ def plain_fields(n: int, s: str, flag: bool) -> tuple:
 
 
 @given(n=st.integers(-(2**63), 2**63 - 1), s=TEXT, flag=st.booleans())
-@ci_examples(30)
+@ci_examples(15)
 def test_plain_fields_of_strings_and_ints(n: int, s: str, flag: bool) -> None:
     assert_same(plain_fields, n, s, flag)
 
@@ -323,7 +323,7 @@ def escaped_braces(n: int, s: str) -> tuple:
 
 
 @given(n=st.integers(-5, 5), s=TEXT)
-@ci_examples(20)
+@ci_examples(15)
 def test_escaped_braces_before_fields(n: int, s: str) -> None:
     """A chunk of literal text only (`{{`) takes no value: the values went to the wrong
     fields (`f'{{"n": {n}}}'` gave `'{"n": '`)."""
@@ -377,7 +377,7 @@ def percent(n: int, x: float, s: str) -> tuple:
 
 
 @given(n=st.integers(-(2**63), 2**63 - 1), x=FLOATS, s=TEXT)
-@ci_examples(30)
+@ci_examples(15)
 def test_percent_formatting(n: int, x: float, s: str) -> None:
     assert_same(percent, n, x, s)
 
@@ -411,7 +411,7 @@ NUMBERS = st.one_of(
 
 
 @given(s=NUMBERS)
-@ci_examples(30)
+@ci_examples(15)
 def test_int_and_float_of_strings(s: str) -> None:
     got = same(parse_int, s)
     if got[0] != "returned":
