@@ -37,6 +37,7 @@ from jitcore.lib.nprows import (
     rows,
     unrows_lanes,
 )
+from jitcore.lib.npselect import lowered_by_name, resolved_operation
 from jitcore.lib.npstats import flat1
 from jitcore.lib.registry import (
     Operand,
@@ -48,19 +49,6 @@ from jitcore.lib.registry import (
 )
 
 Lower = Callable[[LowBuilder, list[ir.Value], dict], ir.Value]
-
-
-def _values(
-    v: list[ir.Value], kw: dict, args: list[Operand], names: list[str]
-) -> dict[str, ir.Value | None]:
-    """The lowered operands by parameter name (None for those not given)."""
-    return {n: v[i] if i < len(args) else kw.get(n) for i, n in enumerate(names)}
-
-
-def _resolved(
-    args: list[Operand], kwargs: dict[str, Operand], ret: T.Type, lower: Lower
-) -> Resolved:
-    return Resolved((None,) * len(args), ret, lower, kwargs=dict.fromkeys(kwargs), may_raise=True)
 
 
 def _call(k: Resolved, b: LowBuilder, args: list[ir.Value]) -> ir.Value:
@@ -142,7 +130,7 @@ def _split_rule(
         if axis_of is not None and t.ndim < min_ndim:  # NumPy checks this first
             item = T.Array(t.dtype, t.ndim, "A")
             message = f"{what[3:]} only works on arrays of {min_ndim} or more dimensions"
-            return _resolved(
+            return resolved_operation(
                 args, kwargs, T.List(item), _raising_list(ValueError, message, T.List(item))
             )
         kind = _split_kind(ops["indices_or_sections"], what)
@@ -161,7 +149,7 @@ def _split_rule(
             to_array = call_kernel(npextrak.int_list_array, [ind_t])
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, names)
+            vals = lowered_by_name(v, kw, args, names)
             a, ind = vals["ary"], vals["indices_or_sections"]
             assert a is not None and ind is not None
             n = L.shape_of(b, a, axis)
@@ -196,7 +184,7 @@ def _split_rule(
             loop.finish()
             return lst
 
-        return _resolved(args, kwargs, ret, lower)
+        return resolved_operation(args, kwargs, ret, lower)
 
     return rule
 
@@ -354,7 +342,7 @@ def _broadcast_arrays(args: list[Operand], kwargs: dict[str, Operand]) -> Resolv
             views.append(L.make_view(b, x, item, L.data_of(b, x), shape, strides))  # type: ignore[arg-type]
         return b.make_tuple(views)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 # --- nanmedian, nanquantile, nanpercentile ---------------------------------------------------
@@ -403,14 +391,14 @@ def _nanmedian(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     )
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        a = _values(v, kw, args, _NANMEDIAN)["a"]
+        a = lowered_by_name(v, kw, args, _NANMEDIAN)["a"]
         assert a is not None
         r = rows(b, a, axes, dtype, copy=True)
         out = L.allocate(b, dtype, [r.count], "C")
         _call(k, b, [r.rows, out, ir.Const(masked, type=T.BOOL)])
         return npsort._unrows(b, out, r, t.ndim, axes, keepdims)
 
-    return _resolved(args, kwargs, npsort._reduced(dtype, t.ndim, axes, keepdims), lower)
+    return resolved_operation(args, kwargs, npsort._reduced(dtype, t.ndim, axes, keepdims), lower)
 
 
 _NANQUANTILE = ["a", "q", "axis", "out", "overwrite_input", "method", "keepdims", "weights"]
@@ -486,7 +474,7 @@ def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
             result = T.Array(dtype, q_ndim + rnd, "C")
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, _NANQUANTILE)
+            vals = lowered_by_name(v, kw, args, _NANQUANTILE)
             a, qv = vals["a"], vals["q"]
             assert a is not None and qv is not None
             if isinstance(qv.type, T.Scalar):
@@ -535,7 +523,7 @@ def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
             strides = L.contiguous_strides(b, shapes, dtype.dtype.itemsize, "C")
             return L.make_view(b, out, result, L.data_of(b, out), shapes, strides)
 
-        return _resolved(args, kwargs, result, lower)
+        return resolved_operation(args, kwargs, result, lower)
 
     return rule
 
@@ -608,7 +596,7 @@ def _angle(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     ret: T.Type = T.Array(dtype, ndim, "C") if ndim else dtype
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, ["z", "deg"])
+        vals = lowered_by_name(v, kw, args, ["z", "deg"])
         x = vals["z"]
         assert x is not None
         inputs = [x] if const_deg is not None else [x, cast(ir.Value, vals["deg"])]
@@ -676,7 +664,7 @@ def _matrix_power(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     ret = T.Array(dtype, t.ndim, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, ["a", "n"])
+        vals = lowered_by_name(v, kw, args, ["a", "n"])
         a, power = vals["a"], vals["n"]
         assert a is not None and power is not None
         a3 = _stack3(b, a, t.dtype)
@@ -684,7 +672,7 @@ def _matrix_power(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         out = _call(k, b, [a3, b.cast(power, T.I64), *protos])
         return _unstack3(b, out, L.shapes_of(b, a)[:-2], ret)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 @register_function(
@@ -715,7 +703,7 @@ def _cond(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     ret: T.Type = dtype if t.ndim == 2 else T.Array(dtype, t.ndim - 2, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        x = _values(v, kw, args, ["x", "p"])["x"]
+        x = lowered_by_name(v, kw, args, ["x", "p"])["x"]
         assert x is not None
         flags = [ir.Const(minus, type=T.BOOL), ir.Const(single, type=T.BOOL)]
         out = _call(k, b, [_stack3(b, x, work), *flags])
@@ -726,7 +714,7 @@ def _cond(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         assert isinstance(ret, T.Array)
         return _unstack3(b, out, L.shapes_of(b, x)[:-2], ret)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 # --- triu_indices, tril_indices (and _from) ---------------------------------------------------
@@ -756,14 +744,14 @@ def _tri_indices_rule(upper: bool) -> Callable[..., Resolved]:
         k = call_kernel(npextrak.tri_indices, [T.I64, T.I64, T.I64, T.BOOL])
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, ["n", "k", "m"])
+            vals = lowered_by_name(v, kw, args, ["n", "k", "m"])
             n = b.cast(cast(ir.Value, vals["n"]), T.I64)
             diag, m = vals["k"], vals["m"]
             diag = i64(0) if diag is None else b.cast(diag, T.I64)
             m = n if m is None or isinstance(m.type, T.NoneType) else b.cast(m, T.I64)
             return _call(k, b, [n, diag, m, ir.Const(upper, type=T.BOOL)])
 
-        return _resolved(args, kwargs, _INDEX_PAIR, lower)
+        return resolved_operation(args, kwargs, _INDEX_PAIR, lower)
 
     return rule
 
@@ -778,7 +766,7 @@ def _tri_indices_from_rule(upper: bool) -> Callable[..., Resolved]:
         k = call_kernel(npextrak.tri_indices, [T.I64, T.I64, T.I64, T.BOOL])
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, ["arr", "k"])
+            vals = lowered_by_name(v, kw, args, ["arr", "k"])
             a, diag = vals["arr"], vals["k"]
             assert a is not None
             n: ir.Value
@@ -791,7 +779,7 @@ def _tri_indices_from_rule(upper: bool) -> Callable[..., Resolved]:
             diag = i64(0) if diag is None else b.cast(diag, T.I64)
             return _call(k, b, [n, diag, m, ir.Const(upper, type=T.BOOL)])
 
-        return _resolved(args, kwargs, _INDEX_PAIR, lower)
+        return resolved_operation(args, kwargs, _INDEX_PAIR, lower)
 
     return rule
 
@@ -904,7 +892,7 @@ def _gradient(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             outs.append(unrows_lanes(b, out, r, t.ndim, axis))
         return outs[0] if single else b.make_tuple(outs)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 # --- nanprod, nancumsum, nancumprod ------------------------------------------------------------
@@ -935,7 +923,7 @@ def _nan_replaced_rule(name: str, inner: object, fill: float) -> Callable[..., R
         value = ir.Const(fill, type=t.dtype) if inexact else None
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, names)
+            vals = lowered_by_name(v, kw, args, names)
             a = vals["a"]
             assert a is not None
             if inexact:
@@ -950,7 +938,7 @@ def _nan_replaced_rule(name: str, inner: object, fill: float) -> Callable[..., R
                 rest[k] = x if want is None else b.cast(x, want)
             return inner_lower(b, [a], rest)
 
-        return _resolved(args, kwargs, resolved.ret, lower)
+        return resolved_operation(args, kwargs, resolved.ret, lower)
 
     return rule
 
@@ -1056,7 +1044,7 @@ def _diagonal_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             raise TypingError(f"{what}: axis1 and axis2 cannot be the same")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, names)
+        vals = lowered_by_name(v, kw, args, names)
         a, off = vals["a"], vals["offset"]
         assert a is not None
         offset = i64(0) if off is None else b.cast(off, T.I64)
@@ -1090,7 +1078,7 @@ def _diagonal_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         new_strides = [strides[k] for k in kept] + [b.binop("add", strides[p], strides[q])]
         return L.make_view(b, a, ret, data, new_shapes, new_strides)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 _DIAGONAL_NOTES = (
@@ -1133,7 +1121,7 @@ def _asarray_chkfinite(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
             b.raise_if(b.not_(ok), ValueError, "array must not contain infs or NaNs")
         return L.make_view(b, a, t, L.data_of(b, a), L.shapes_of(b, a), L.strides_of(b, a))
 
-    return _resolved(args, kwargs, t, lower)
+    return resolved_operation(args, kwargs, t, lower)
 
 
 # --- trim_zeros -------------------------------------------------------------------------------
@@ -1158,7 +1146,7 @@ def _trim_zeros(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     ret = T.Array(t.dtype, t.ndim, "A")
     if trim.lower() not in ("fb", "bf", "f", "b"):  # NumPy's error, raised when the call runs
         message = f"unexpected character(s) in `trim`: {trim.lower()!r}"
-        return _resolved(args, kwargs, ret, S.always_raise(ValueError, message, ret))
+        return resolved_operation(args, kwargs, ret, S.always_raise(ValueError, message, ret))
     front, back = "f" in trim.lower(), "b" in trim.lower()
     axes = axes_arg(ops["axis"], t.ndim, what) if t.ndim else []
     trimmed = list(range(t.ndim)) if axes is None else axes
@@ -1187,7 +1175,7 @@ def _trim_zeros(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         data = b.ptr_add(L.data_of(b, a), offset)
         return L.make_view(b, a, ret, data, new_shapes, strides)
 
-    return _resolved(args, kwargs, ret, lower)
+    return resolved_operation(args, kwargs, ret, lower)
 
 
 # --- fill_diagonal --------------------------------------------------------------------------
@@ -1226,7 +1214,7 @@ def _fill_diagonal(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     wrapped = call_kernel(npextrak.fill_wrapped, [t, vec]) if wrap and nd == 2 else None
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, names)
+        vals = lowered_by_name(v, kw, args, names)
         a, x = vals["a"], vals["val"]
         assert a is not None and x is not None
         none = ir.Const(None, type=T.NONE)
@@ -1259,4 +1247,4 @@ def _fill_diagonal(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         _call(fill, b, [d, values])
         return none
 
-    return _resolved(args, kwargs, T.NONE, lower)
+    return resolved_operation(args, kwargs, T.NONE, lower)

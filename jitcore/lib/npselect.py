@@ -62,16 +62,17 @@ def _vec(dtype: T.Scalar) -> T.Array:
 # --- operands -------------------------------------------------------------------------------
 
 
-def _values(
+def lowered_by_name(
     v: list[ir.Value], kw: dict, args: list[Operand], names: list[str]
 ) -> dict[str, ir.Value | None]:
     """The lowered operands by parameter name (None for those not given)."""
     return {n: v[i] if i < len(args) else kw.get(n) for i, n in enumerate(names)}
 
 
-def _resolved(
+def resolved_operation(
     args: list[Operand], kwargs: dict[str, Operand], ret: T.Type, lower: Lower
 ) -> Resolved:
+    """A call's resolution that passes every operand as it is (the lowering casts)."""
     return Resolved((None,) * len(args), ret, lower, kwargs=dict.fromkeys(kwargs), may_raise=True)
 
 
@@ -207,14 +208,14 @@ def _take_rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | No
     ndim = k if axis is None else t.ndim - 1 + k
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _TAKE)
+        vals = lowered_by_name(v, kw, args, _TAKE)
         idx = vals["indices"]
         assert vals["a"] is not None and idx is not None
         shapes = L.shapes_of(b, idx) if isinstance(idx.type, T.Array) else []
         out = _take_into(b, vals["a"], axis, _flat(b, idx, T.I64), shapes)
         return _unwrap(b, out)
 
-    return _resolved(args, kwargs, _result(t.dtype, ndim), lower)
+    return resolved_operation(args, kwargs, _result(t.dtype, ndim), lower)
 
 
 register_function(
@@ -254,12 +255,14 @@ def _compress(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     axis = _one_axis(ops["axis"], t.ndim, what)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _COMPRESS)
+        vals = lowered_by_name(v, kw, args, _COMPRESS)
         assert vals["condition"] is not None and vals["a"] is not None
         idx = _nonzero_of(b, vals["condition"])
         return _take_into(b, vals["a"], axis, idx, [L.shape_of(b, idx, 0)])
 
-    return _resolved(args, kwargs, T.Array(t.dtype, 1 if axis is None else t.ndim, "C"), lower)
+    return resolved_operation(
+        args, kwargs, T.Array(t.dtype, 1 if axis is None else t.ndim, "C"), lower
+    )
 
 
 @register_function(np.extract, params="condition: array, arr: array")
@@ -271,12 +274,12 @@ def _extract(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     t = _array(ops["arr"], what, "arr")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, ["condition", "arr"])
+        vals = lowered_by_name(v, kw, args, ["condition", "arr"])
         assert vals["condition"] is not None and vals["arr"] is not None
         idx = _nonzero_of(b, vals["condition"])
         return _take_into(b, vals["arr"], None, idx, [L.shape_of(b, idx, 0)])
 
-    return _resolved(args, kwargs, T.Array(t.dtype, 1, "C"), lower)
+    return resolved_operation(args, kwargs, T.Array(t.dtype, 1, "C"), lower)
 
 
 # --- put, take_along_axis -------------------------------------------------------------------
@@ -302,7 +305,7 @@ def _put(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     put = _kernel("put_flat", [_vec(t.dtype), _I64_VEC, _vec(t.dtype)])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, names)
+        vals = lowered_by_name(v, kw, args, names)
         a, ind, values = vals["a"], vals["ind"], vals["v"]
         assert a is not None and ind is not None and values is not None
         if not isinstance(values.type, T.Array):  # a Python int must fit, NaN cannot go in
@@ -314,7 +317,7 @@ def _put(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             assign(b, a, _shaped(b, r.rows, L.shapes_of(b, a)))
         return ir.Const(None, type=T.NONE)
 
-    return _resolved(args, kwargs, T.NONE, lower)
+    return resolved_operation(args, kwargs, T.NONE, lower)
 
 
 def _broadcast_pair(
@@ -364,14 +367,16 @@ def _take_along_axis(args: list[Operand], kwargs: dict[str, Operand]) -> Resolve
     axis = 0 if flat else _one_axis(axis_op or Operand(T.I64, -1), t.ndim, what)
     assert axis is not None
     if not it.dtype.is_int:
-        return _resolved(args, kwargs, T.Array(t.dtype, ndim, "C"), _not_integers(t.dtype, ndim))
+        return resolved_operation(
+            args, kwargs, T.Array(t.dtype, ndim, "C"), _not_integers(t.dtype, ndim)
+        )
     take = _kernel(
         "take_rows",
         [T.Array(t.dtype, 2, "C"), T.Array(T.I64, 2, "C"), T.Array(t.dtype, 2, "C")] + [T.I64],
     )
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, names)
+        vals = lowered_by_name(v, kw, args, names)
         arr, idx = vals["arr"], vals["indices"]
         assert arr is not None and idx is not None
         if flat:
@@ -387,7 +392,9 @@ def _take_along_axis(args: list[Operand], kwargs: dict[str, Operand]) -> Resolve
         _call(take, b, [ra.rows, ri.rows, out, i64(axis)])
         return unrows_lanes(b, out, ri, ndim, axis)
 
-    return _resolved(args, kwargs, T.Array(t.dtype, ndim, "C" if axis == ndim - 1 else "A"), lower)
+    return resolved_operation(
+        args, kwargs, T.Array(t.dtype, ndim, "C" if axis == ndim - 1 else "A"), lower
+    )
 
 
 def _not_integers(dtype: T.Scalar, ndim: int) -> Lower:
@@ -464,7 +471,7 @@ def _select(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         n = len(conds)
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, names)
+            vals = lowered_by_name(v, kw, args, names)
             d = vals["default"]
             fill = b.cast(d, dtype) if d is not None else ir.Const(0, type=dtype)
             items = [b.extract(vals["condlist"], k) for k in range(n)]  # type: ignore[arg-type]
@@ -478,7 +485,7 @@ def _select(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
 
             return elementwise(b, items, dtype, chain)
 
-        return _resolved(args, kwargs, T.Array(dtype, ndim, "C"), lower)
+        return resolved_operation(args, kwargs, T.Array(dtype, ndim, "C"), lower)
     assert isinstance(conds, T.Array) and isinstance(choices, T.Array)  # typed lists: a kernel
     if conds.ndim != choices.ndim:
         raise TypingError(
@@ -488,12 +495,12 @@ def _select(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     k = _kernel("select_lists", [ops["condlist"].type, ops["choicelist"].type, dtype])  # type: ignore[union-attr]
 
     def lower_lists(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, names)
+        vals = lowered_by_name(v, kw, args, names)
         d = vals["default"]
         fill = b.cast(d, dtype) if d is not None else ir.Const(0, type=dtype)
         return _call(k, b, [vals["condlist"], vals["choicelist"], fill])  # type: ignore[list-item]
 
-    return _resolved(args, kwargs, k.ret, lower_lists)
+    return resolved_operation(args, kwargs, k.ret, lower_lists)
 
 
 # --- nan_to_num -----------------------------------------------------------------------------
@@ -558,7 +565,7 @@ def _nan_to_num(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
         one = _kernel("nan_to_num_real", [real] * 4)
 
         def lower_scalar(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, _NAN_TO_NUM)
+            vals = lowered_by_name(v, kw, args, _NAN_TO_NUM)
             value = vals["x"]
             assert value is not None
             if not inexact:
@@ -570,12 +577,12 @@ def _nan_to_num(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
             im = _call(one, b, [b.imag(value), *reps])
             return b.complex(re, im, dtype)
 
-        return _resolved(args, kwargs, ret, lower_scalar)
+        return resolved_operation(args, kwargs, ret, lower_scalar)
 
     fix = _kernel("nan_to_num_flat", [_vec(real), _vec(real), real, real, real])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _NAN_TO_NUM)
+        vals = lowered_by_name(v, kw, args, _NAN_TO_NUM)
         a = vals["x"]
         assert a is not None
         shapes = L.shapes_of(b, a)
@@ -593,7 +600,7 @@ def _nan_to_num(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
             assign(b, a, _shaped(b, out, shapes))
         return _unwrap(b, a)
 
-    return _resolved(args, kwargs, ret if copy or ndim == 0 else t, lower)
+    return resolved_operation(args, kwargs, ret if copy or ndim == 0 else t, lower)
 
 
 # --- unravel_index, ravel_multi_index ---------------------------------------------------------
@@ -660,7 +667,7 @@ def _unravel_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved 
     item = _result(T.I64, ndim)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _UNRAVEL)
+        vals = lowered_by_name(v, kw, args, _UNRAVEL)
         idx, shape = vals["indices"], vals["shape"]
         assert idx is not None and shape is not None
         dims, items = _dims_array(b, shape, nd)
@@ -678,7 +685,7 @@ def _unravel_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved 
             parts.append(_unwrap(b, part))
         return b.make_tuple(parts)
 
-    return _resolved(args, kwargs, T.Tuple((item,) * nd), lower)
+    return resolved_operation(args, kwargs, T.Tuple((item,) * nd), lower)
 
 
 _RAVEL = ["multi_index", "dims", "mode", "order"]
@@ -711,7 +718,7 @@ def _ravel_multi_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
     step = _kernel("ravel_step", [_I64_VEC, _I64_VEC, T.I64, T.BOOL])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _RAVEL)
+        vals = lowered_by_name(v, kw, args, _RAVEL)
         mi, shape = vals["multi_index"], vals["dims"]
         assert mi is not None and shape is not None
         _, dims = _dims_array(b, shape, nd)
@@ -738,7 +745,7 @@ def _ravel_multi_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
             _call(step, b, [acc_flat, flat1(b, full, T.I64), dims[k], first])
         return _unwrap(b, acc)
 
-    return _resolved(args, kwargs, _result(T.I64, ndim), lower)
+    return resolved_operation(args, kwargs, _result(T.I64, ndim), lower)
 
 
 # --- isin and the sorted-set functions ---------------------------------------------------------
@@ -778,7 +785,7 @@ def _isin(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     k = _kernel("isin_flat", [_vec(dtype), _vec(dtype), _vec(T.BOOL), T.BOOL])
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _ISIN)
+        vals = lowered_by_name(v, kw, args, _ISIN)
         x, test = vals["element"], vals["test_elements"]
         assert x is not None and test is not None
         shapes = L.shapes_of(b, x) if isinstance(x.type, T.Array) else []
@@ -789,7 +796,7 @@ def _isin(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
         return out
 
-    return _resolved(args, kwargs, T.Array(T.BOOL, ndim, "C"), lower)
+    return resolved_operation(args, kwargs, T.Array(T.BOOL, ndim, "C"), lower)
 
 
 def _set_rule(name: str, kernel: str, *, own_dtype: bool = False) -> Callable[..., Resolved]:
@@ -820,13 +827,13 @@ def _set_rule(name: str, kernel: str, *, own_dtype: bool = False) -> Callable[..
             k = _kernel(kernel, [_vec(t1), _vec(t2)])
 
         def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            vals = _values(v, kw, args, names)
+            vals = lowered_by_name(v, kw, args, names)
             a1, a2 = vals["ar1"], vals["ar2"]
             assert a1 is not None and a2 is not None
             extra = [ir.Const(assume_unique, type=T.BOOL)] if own_dtype else []
             return _call(k, b, [_flat(b, a1, t1), _flat(b, a2, t2), *extra])
 
-        return _resolved(args, kwargs, _vec(t1), lower)
+        return resolved_operation(args, kwargs, _vec(t1), lower)
 
     return rule
 
@@ -880,7 +887,7 @@ def _ediff1d(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
     k = _kernel("ediff_flat", [_vec(t.dtype)] * 3)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        vals = _values(v, kw, args, _EDIFF)
+        vals = lowered_by_name(v, kw, args, _EDIFF)
         a = vals["ary"]
         assert a is not None
         ends = []
@@ -892,4 +899,4 @@ def _ediff1d(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None
                 ends.append(_flat(b, x, t.dtype))
         return _call(k, b, [flat1(b, a, t.dtype), *ends])
 
-    return _resolved(args, kwargs, _vec(t.dtype), lower)
+    return resolved_operation(args, kwargs, _vec(t.dtype), lower)
