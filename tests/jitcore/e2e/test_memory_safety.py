@@ -33,9 +33,10 @@ ROOT = Path(__file__).resolve().parents[3]
 
 @contextmanager
 def counting() -> Iterator[None]:
-    """Collect garbage now and not while the runtime's counters are read: arrays left in
-    cycles by earlier tests must not be freed half way through a measurement."""
-    gc.collect()
+    """No garbage collection while the runtime's counters are read: arrays left in cycles by
+    earlier tests must not be freed half way through a measurement. (Disabling is enough; a
+    full `gc.collect()` first cost 0.5 s an example in a worker that has compiled thousands of
+    functions: 260 s of CI's worker time in the huge-size tests alone.)"""
     gc.disable()
     try:
         yield
