@@ -10,7 +10,8 @@ Out: low IR: only the machine-level classes of `ir.LOW_IR`, which `codegen` maps
      option changes what `lower` writes: bounds checks were decided in `optimize`, fast-math
      is `codegen`'s.
 Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
-     expanded predecessor; every array reference is balanced (`refcount`); identical raising
+     expanded predecessor; every array reference is balanced (`refcount`); a loop with guarded
+     checks has an unchecked version and a checked cold one (`loopversion`); identical raising
      blocks are one (`raisemerge`).
 """
 
@@ -23,6 +24,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import optional
 from jitcore.lib.layout import normalize_index, shape_of
+from jitcore.loopversion import version_guarded_loops
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
@@ -41,6 +43,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
     domains = DomainGuards(fn, guards)
     value_map: dict[ir.Value, ir.Value] = {}
+    made_guards: set[ir.Value] = set()  # for `loopversion`
     last_block: dict[ir.Block, ir.Block] = {}
 
     def mapped(v: ir.Value) -> ir.Value:
@@ -63,6 +66,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
                 check = isinstance(instr, ir.IndexCheck)
                 array, index = mapped(instr.array), mapped(instr.index)
                 axis_guards = _guards_of(builder, guards, instr, block, mapped, last_block)
+                made_guards.update(axis_guards.values())
                 value_map[instr] = normalize_index(
                     builder, array, index, instr.axes, check, axis_guards
                 )
@@ -80,6 +84,8 @@ def lower_function(fn: ir.Function) -> ir.Function:
             impl = instr.impl
             args, kwargs = _operands(instr)
             builder.domain_guard = domains.guard(builder, instr, block, mapped, last_block)
+            if builder.domain_guard is not None:
+                made_guards.add(builder.domain_guard)
             result = impl.lower(  # type: ignore[attr-defined]
                 builder, [mapped(a) for a in args], {k: mapped(v) for k, v in kwargs.items()}
             )
@@ -101,6 +107,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
+    version_guarded_loops(fn, made_guards)
     merge_identical_raises(fn)
     return fn
 

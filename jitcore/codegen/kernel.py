@@ -20,7 +20,7 @@ from jitcore.codegen import rtstrings
 from jitcore.codegen.excformat import emit_exc_formatted
 from jitcore.codegen.frozen import frozen_array_constant
 from jitcore.codegen.lists import emit_list_op, emit_refcount
-from jitcore.codegen.loopid import LoopID, loop_id, outermost_back_edges
+from jitcore.codegen.loopid import LoopID, Property, cold_loop_blocks, marked_back_edges
 from jitcore.codegen.mathfns import LATENCY_ALTERNATIVES, emit_math
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,
@@ -72,6 +72,7 @@ class KernelGen:
         self.exc_descriptors: dict[tuple[str, str], ll.GlobalVariable] = {}
         self.b = ll.IRBuilder()
         self._latency_bound: set[ir.Instr] | None = None
+        self._cold_instrs: set[ir.Instr] | None = None
         self.loop_ids: dict[ir.Block, LoopID] = {}  # loop header -> its `!llvm.loop` node
 
     def latency_bound(self, i: ir.Intrinsic) -> bool:
@@ -93,12 +94,23 @@ class KernelGen:
             )
         return i in self._latency_bound
 
+    def in_cold_loop(self, i: ir.Instr) -> bool:
+        """Whether `i` is in the checked copy of a versioned loop (`loopid.cold_loop_blocks`),
+        which runs only when a check may fire: there the C library's maths functions are
+        Python's own results in a call, where the inline ones are dozens of instructions for
+        LLVM to optimize and compile for a loop that never vectorizes."""
+        if self._cold_instrs is None:
+            self._cold_instrs = {
+                instr for block in cold_loop_blocks(self.fn) for instr in block.instrs
+            }
+        return i in self._cold_instrs
+
     # --- driver ---------------------------------------------------------------------------
 
     def emit(self) -> ll.Function:
         phis: list[tuple[ir.Phi, ll.PhiInstr]] = []
         ends: dict[ir.Block, ll.Block] = {}
-        closing = outermost_back_edges(self.fn)
+        closing = marked_back_edges(self.fn)
         for block in self.fn.reverse_postorder():
             self.b.position_at_end(self.blocks[block])
             for instr in block.instrs:
@@ -357,16 +369,17 @@ class KernelGen:
         self,
         block: ir.Block,
         branch: ll.Instruction | None,
-        closing: set[tuple[ir.Block, ir.Block]],
+        closing: dict[tuple[ir.Block, ir.Block], tuple[Property, ...]],
     ) -> None:
-        """Give the branch that ends `block` its loop's metadata if it closes a loop
-        (`loopid`: no runtime unrolling), one node per loop header."""
+        """Give the branch that ends `block` its loop's metadata if it closes a loop that
+        `loopid` marks, one node per loop header."""
         if branch is None:
             return
         for succ in block.successors():
-            if (block, succ) in closing:
+            properties = closing.get((block, succ))
+            if properties is not None:
                 if succ not in self.loop_ids:
-                    self.loop_ids[succ] = loop_id(self.module)
+                    self.loop_ids[succ] = LoopID.make(self.module, properties)
                 branch.set_metadata("llvm.loop", self.loop_ids[succ])
                 return
 
@@ -450,7 +463,8 @@ def _make_tuple(g: KernelGen, i: ir.MakeTuple) -> ll.Value:
 def _intrinsic(g: KernelGen, i: ir.Intrinsic) -> ll.Value:
     args = [g.value(a) for a in i.args]
     arg_types = [cast(T.Type, a.type) for a in i.args]
-    return emit_math(g.b, i.fn, args, arg_types, g.flags, i.name, g.latency_bound(i))
+    library = g.latency_bound(i) or g.in_cold_loop(i)
+    return emit_math(g.b, i.fn, args, arg_types, g.flags, i.name, library)
 
 
 def _load(g: KernelGen, i: ir.Load) -> ll.Value:
@@ -623,6 +637,7 @@ _EMITTERS: dict[type, Callable[[KernelGen, Any], ll.Value]] = {
     ir.MakeComplex: _make_complex,
     ir.CallFailed: _call_failed,
     ir.ListOp: _list_op,
+    ir.ColdLoop: lambda g, i: None,  # read by `loopid` from the header: nothing to compute
 }
 
 

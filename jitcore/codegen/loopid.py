@@ -16,6 +16,11 @@ the same process too; the metadata keeps the choice to jitcore's.
 LLVM finds a loop's properties through a distinct node whose first operand is itself (a
 legacy rule LLVM still checks); llvmlite's metadata nodes are uniqued by content and cannot
 refer to themselves, hence `LoopID`.
+
+The checked copy of a versioned loop (`jitcore.loopversion`, marked by a `coldloop` in its
+header) and every loop inside it say `llvm.loop.vectorize.enable` false, interleave count 1 and
+`llvm.loop.unroll.disable`: that copy runs only when a bounds or domain check may fire, and
+vectorizing it would double the work LLVM does on the loop for no run that matters.
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ from llvmlite import ir as ll
 from jitcore.ir import nodes as ir
 from jitcore.ir.analysis import dominates, dominators, natural_loops
 
-LOOP_PROPERTIES = ("llvm.loop.unroll.runtime.disable",)
+Property = tuple[str] | tuple[str, int]  # a name, or a name and an i32 / i1 value
+
+OUTERMOST_LOOP: tuple[Property, ...] = (("llvm.loop.unroll.runtime.disable",),)
+COLD_LOOP: tuple[Property, ...] = (
+    ("llvm.loop.vectorize.enable", 0),
+    ("llvm.loop.interleave.count", 1),
+    ("llvm.loop.unroll.disable",),
+)
 
 
 class LoopID(ll.values.MDValue):  # type: ignore[misc]
@@ -33,6 +45,18 @@ class LoopID(ll.values.MDValue):  # type: ignore[misc]
 
     def __init__(self, module: ll.Module, properties: list[ll.values.MDValue]) -> None:
         super().__init__(module, properties, name=str(len(module.metadata)))
+
+    @classmethod
+    def make(cls, module: ll.Module, properties: tuple[Property, ...]) -> LoopID:
+        """A new loop's node with these properties."""
+        nodes = []
+        for prop in properties:
+            operands: list[ll.Value] = [ll.MetaDataString(module, prop[0])]
+            if len(prop) == 2:
+                width = 1 if prop[0].endswith(".enable") else 32
+                operands.append(ll.Constant(ll.IntType(width), prop[1]))  # type: ignore[misc]
+            nodes.append(module.add_metadata(operands))
+        return cls(module, nodes)
 
     def descr(self, buf: list[str]) -> None:
         refs = ", ".join([self.get_reference(), *(p.get_reference() for p in self.operands)])
@@ -44,9 +68,10 @@ class LoopID(ll.values.MDValue):  # type: ignore[misc]
         return self is other
 
 
-def outermost_back_edges(fn: ir.Function) -> set[tuple[ir.Block, ir.Block]]:
-    """Edges (block, header) of `fn` that close a loop (the header dominates the block) that
-    is not inside another loop."""
+def marked_back_edges(fn: ir.Function) -> dict[tuple[ir.Block, ir.Block], tuple[Property, ...]]:
+    """The edges (block, header) of `fn` that close a loop (the header dominates the block)
+    and get loop metadata, with its properties: cold loops (`coldloop` in the header, and the
+    loops inside one) `COLD_LOOP`, other loops not inside another loop `OUTERMOST_LOOP`."""
     idom = dominators(fn)
     edges = {
         (block, succ)
@@ -55,18 +80,30 @@ def outermost_back_edges(fn: ir.Function) -> set[tuple[ir.Block, ir.Block]]:
         if dominates(idom, succ, block)
     }
     headers = {h for _, h in edges}
+    cold_heads = {h for h in headers if any(isinstance(i, ir.ColdLoop) for i in h.instrs)}
     if len(headers) < 2:
-        return edges  # no loop inside another
+        return {edge: COLD_LOOP if edge[1] in cold_heads else OUTERMOST_LOOP for edge in edges}
+    loops = natural_loops(fn, idom)
     nested = {
         header
-        for outer, body in natural_loops(fn, idom)
+        for outer, body in loops
         for header in headers
         if header is not outer and header in body
     }
-    return {(block, header) for block, header in edges if header not in nested}
+    cold = {header for outer, body in loops if outer in cold_heads for header in headers & body}
+    marked: dict[tuple[ir.Block, ir.Block], tuple[Property, ...]] = {}
+    for block, header in edges:
+        if header in cold:
+            marked[block, header] = COLD_LOOP
+        elif header not in nested:
+            marked[block, header] = OUTERMOST_LOOP
+    return marked
 
 
-def loop_id(module: ll.Module) -> LoopID:
-    """A new loop's metadata node, with `LOOP_PROPERTIES`."""
-    properties = [module.add_metadata([ll.MetaDataString(module, p)]) for p in LOOP_PROPERTIES]
-    return LoopID(module, properties)
+def cold_loop_blocks(fn: ir.Function) -> set[ir.Block]:
+    """The blocks of the loops marked `coldloop` (none: the usual case, found without any
+    analysis)."""
+    heads = {b for b in fn.blocks if any(isinstance(i, ir.ColdLoop) for i in b.instrs)}
+    if not heads:
+        return set()
+    return {block for header, body in natural_loops(fn) if header in heads for block in body}

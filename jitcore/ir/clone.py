@@ -15,7 +15,7 @@ def clone_function(fn: ir.Function) -> ir.Function:
     values: dict[ir.Value, ir.Value] = {a: dataclasses.replace(a) for a in fn.args}
     for block in fn.blocks:
         for instr in block.instrs:
-            values[instr] = _copy_instr(instr)
+            values[instr] = copy_instr(instr)
     for block in fn.blocks:
         new_block = blocks[block]
         for instr in block.instrs:
@@ -45,7 +45,7 @@ def clone_function(fn: ir.Function) -> ir.Function:
     return out
 
 
-def _copy_instr(instr: ir.Instr) -> ir.Instr:
+def copy_instr(instr: ir.Instr) -> ir.Instr:
     """A shallow copy whose operand lists and dicts are its own: a pass that edits a list in
     place (`call.args[0] = ...`) must not change the copy."""
     copy = dataclasses.replace(instr)

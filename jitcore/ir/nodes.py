@@ -364,6 +364,16 @@ class MemSet(Instr):
     has_side_effects = True
 
 
+@dataclass(eq=False, slots=True)
+class ColdLoop(Instr):
+    """Low IR: the loop whose header holds this is the checked copy `loopversion` made of a
+    loop; codegen asks LLVM not to vectorize or unroll it (it runs only when a check may fire).
+    Computes nothing; it stays (has_side_effects) so that no pass drops the mark."""
+
+    opcode = "coldloop"
+    has_side_effects = True
+
+
 ARRAY_PARTS = ("block", "data", "shape", "stride")
 
 
@@ -591,6 +601,7 @@ class CallStatus(Instr):
 # The instruction classes low IR is made of: what `codegen` accepts.
 LOW_IR: tuple[type[Instr], ...] = (
     BinOp,
+    ColdLoop,
     UnaryOp,
     Compare,
     Cast,

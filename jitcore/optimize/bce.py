@@ -28,7 +28,7 @@ def eliminate_bounds_checks(fn: ir.Function) -> bool:
         if loop is None:
             continue
         counter, stop, entry = loop
-        stop = _source(stop)
+        stop = source(stop)
         for block in body:
             if not dominates(idom, entry, block):
                 continue
@@ -51,7 +51,7 @@ def counted_loop(
 ) -> tuple[ir.Phi, ir.Value, ir.Block] | None:
     """(counter, stop, first body block) when `header` tests `counter < stop` for a counter
     that starts at a constant >= 0 and steps by a positive constant. `stop` is the value the
-    loop compares with (`_source` of it finds where it came from)."""
+    loop compares with (`source` of it finds where it came from)."""
     term = header.terminator
     if not isinstance(term, ir.Branch) or term.if_true not in body:
         return None
@@ -75,7 +75,7 @@ def counted_loop(
                 return None
             if (
                 step is not None
-                and _source(step) is not _source(value.rhs)
+                and source(step) is not source(value.rhs)
                 and not _positive_constant(step)
             ):
                 return None
@@ -91,9 +91,9 @@ def _proven_axes(
     items = index.items if isinstance(index, ir.MakeTuple) else [index]
     axes = set()
     for axis, item in enumerate(items):
-        if _source(item) is counter and _is_extent(stop, instr.array, axis):
+        if source(item) is counter and _is_extent(stop, instr.array, axis):
             axes.add(axis)
-        elif _counted_item_below(_source(item), counter, stop, instr.array, axis):
+        elif _counted_item_below(source(item), counter, stop, instr.array, axis):
             axes.add(axis)
     return frozenset(axes)
 
@@ -108,10 +108,10 @@ def _counted_item_below(
         return False
     if not (isinstance(count, ir.Call) and _is(count.func, range_count)):
         return False
-    start, stop, step = (_source(a) for a in count.args)
+    start, stop, step = (source(a) for a in count.args)
     return (
-        _source(item.args[0]) is start
-        and _source(item.args[2]) is step
+        source(item.args[0]) is start
+        and source(item.args[2]) is step
         and _nonnegative_constant(start)
         and _positive_constant(step)
         and _is_extent(stop, array, axis)
@@ -122,7 +122,7 @@ def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
     """`stop` is `len(array)` (axis 0) or `array.shape[axis]`, or `min(..., <one of those>)`
     (the chunk loops of a prange body: `range(max(lo, 0), min(hi, a.shape[0]))`)."""
     if isinstance(stop, ir.Call) and _is(stop.func, min) and not stop.kwargs:
-        return any(_is_extent(_source(a), array, axis) for a in stop.args)
+        return any(_is_extent(source(a), array, axis) for a in stop.args)
     if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
         return axis == 0 and stop.args[0] is array
     if (
@@ -135,7 +135,7 @@ def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
     return False
 
 
-def _source(v: ir.Value) -> ir.Value:
+def source(v: ir.Value) -> ir.Value:
     """Look through casts and through the bounds tuple of a range() loop to the original value."""
     while True:
         if isinstance(v, ir.Cast):
@@ -152,7 +152,7 @@ def _source(v: ir.Value) -> ir.Value:
 
 
 def _constant(v: ir.Value) -> object:
-    v = _source(v)
+    v = source(v)
     return v.value if isinstance(v, ir.Const) else None
 
 
@@ -163,7 +163,7 @@ def _positive_constant(v: ir.Value) -> bool:
 
 def _nonnegative_max(v: ir.Value) -> bool:
     """`max(..., c)` with a constant c >= 0 (or `smax`, as `optimize.stripmine` writes it)."""
-    v = _source(v)
+    v = source(v)
     if isinstance(v, ir.Intrinsic) and v.fn == "smax":
         return any(_nonnegative_constant(a) for a in v.args)
     if not isinstance(v, ir.Call) or not _is(v.func, max) or v.kwargs:

@@ -152,6 +152,20 @@ def _list_ops(b: LowBuilder, a: list[ir.Arg]) -> None:
     _finish(b, b.emit(ir.ListOp("len", [lst], type=i64)))
 
 
+def _cold_loop(b: LowBuilder, a: list[ir.Arg]) -> None:
+    entry, header, body, done = b.block, b.new_block("loop"), b.new_block("body"), b.new_block("x")
+    b.jump(header)
+    b.position(header)
+    i = b.phi(T.I64, {entry: i64(0)})
+    b.emit(ir.ColdLoop(type=T.NONE))
+    b.branch(b.cmp("lt", i, a[1]), body, done)
+    b.position(body)
+    i.incoming[body] = b.binop("add", i, i64(1))
+    b.jump(header)
+    b.position(done)
+    _finish(b)
+
+
 CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
     "load": ((ir.Load,), _load, ("load double",)),
     "store": ((ir.Store,), _store, ("zext i1", "store i8")),
@@ -191,6 +205,7 @@ CASES: dict[str, tuple[tuple[type, ...], Callable, tuple[str, ...]]] = {
         ('@"jitcore_rt_exc_ring"', "atomicrmw add", "PyExc_ValueError"),
     ),
     "intrinsic": ((ir.Intrinsic,), _intrinsic, ('@"llvm.sqrt.f64"',)),
+    "coldloop": ((ir.ColdLoop,), _cold_loop, ("!llvm.loop",)),
     "scalar": (
         (ir.BinOp, ir.UnaryOp, ir.Compare, ir.Select, ir.Cast, ir.Phi, ir.MakeTuple),
         _scalar_ops,

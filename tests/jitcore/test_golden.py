@@ -42,6 +42,7 @@ SIGNATURES: dict[str, tuple[T.Type, ...]] = {
     "middle": (F64_1D,),
     "fused": (F64_1D, F64_1D),
     "checked_index": (F64_1D, T.I64),
+    "stencil": (F64_1D, F64_1D, F64_1D),
 }
 VECTOR = np.array([1.5, -2.0, 3.25, 0.0, 7.0])
 INPUTS: dict[str, list[tuple[Any, ...]]] = {
@@ -56,6 +57,7 @@ INPUTS: dict[str, list[tuple[Any, ...]]] = {
     "middle": [(VECTOR,)],
     "fused": [(VECTOR, VECTOR[::-1].copy()), (VECTOR, VECTOR[:2].copy())],
     "checked_index": [(VECTOR, 2), (VECTOR, -1), (VECTOR, 5)],
+    "stencil": [(VECTOR, VECTOR, VECTOR * 0), (VECTOR, VECTOR[:3].copy(), VECTOR * 0)],
 }
 
 

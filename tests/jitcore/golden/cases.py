@@ -53,3 +53,9 @@ def fused(a, b):  # noqa: ANN001, ANN201
 
 def checked_index(a, i):  # noqa: ANN001, ANN201
     return a[i]
+
+
+def stencil(a, b, out):  # noqa: ANN001, ANN201
+    for i in range(1, a.shape[0] - 1):
+        out[i] = a[i - 1] * b[i + 1]
+    return out

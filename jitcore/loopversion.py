@@ -1,0 +1,308 @@
+"""Loop versioning for guarded checks: an unchecked fast loop and a cold checked copy.
+
+Run by `lower` on low IR, after reference counting. A bounds or domain check that a loop-invariant
+guard can decide (`optimize.guards`, `optimize.domainguards`) is lowered as
+
+    br guard, skip, check        (inside the loop; `guard` is computed before it)
+
+This pass makes the choice once, before the loop, and gives each outcome its own loop:
+
+    version:  br (guard1 and guard2 ...), header, header.checked
+    header ...          the original loop: every guard branch jumps to `skip`
+    header.checked ...  a copy: every guard branch jumps to `check`; `coldloop` marks it
+
+The copy runs only when some index of some iteration may be out of range (the loop will raise,
+or an index wraps), so codegen asks LLVM not to vectorize, interleave or unroll it, and calls
+the C library's maths functions there (`codegen.loopid`). Before this pass LLVM's loop
+unswitching made the same two copies from the invariant branches, but optimized both alike:
+two vectorized loops (with their remainder loops) where one is needed. On `gelu_loop` that was
+a fifth of the first call (55 -> 45 ms; issue 17).
+
+Only innermost loops of at most `MAX_VERSIONED_INSTRUCTIONS` are versioned: that is where a
+fast copy vectorizes. Versioning an outer loop would copy the whole nest for checks that run
+once per outer iteration; those (and larger loops) keep their guard branches, and LLVM's
+unswitching decides about them as before.
+
+Values the loop defines and code after it uses get phis where the two versions meet
+(`_Reaching`: Braun et al.'s on-demand SSA construction, restricted to one value).
+Results and errors are unchanged: a check the fast loop skips is one its guard proved could not
+fire, and the checked copy does exactly what the loop did before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import cast
+
+from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
+from jitcore.ir.analysis import dominators, natural_loops
+from jitcore.ir.clone import clone_terminator, copy_instr
+
+# A function with more loops to version than this keeps the rest as they are (LLVM unswitches
+# those as before): each versioning copies a loop, and a generated function can have hundreds.
+MAX_VERSIONED_LOOPS = 32
+# Loops larger than this (low-IR instructions) keep their guard branches, and LLVM's loop
+# unswitching decides (it weighs its own cost threshold, `llvm_opt.UNSWITCH_THRESHOLD`). The
+# copy pays where the fast loop then vectorizes, and bodies this large seldom do: the inner loop
+# of `nbody_step` (149) compiled 11% slower versioned, `gelu_loop` (38) 19% faster, `matmul`'s
+# innermost (46) 4% faster (issue 17's note, session 11).
+MAX_VERSIONED_INSTRUCTIONS = 100
+
+
+def version_guarded_loops(fn: ir.Function, guards: set[ir.Value]) -> None:
+    """Version every loop with guard branches (`guards`: the guard values `lower` made)."""
+    if not guards or not _branches_on(fn, guards):
+        return
+    rejected: set[ir.Block] = set()
+    for _ in range(MAX_VERSIONED_LOOPS):
+        candidate = _innermost_candidate(fn, guards, rejected)
+        if candidate is None:
+            return
+        header, body, branches = candidate
+        if not _version(fn, header, body, branches, guards):
+            rejected.add(header)
+
+
+def _branches_on(fn: ir.Function, guards: set[ir.Value]) -> bool:
+    return any(
+        isinstance(b.terminator, ir.Branch) and b.terminator.cond in guards for b in fn.blocks
+    )
+
+
+def _innermost_candidate(
+    fn: ir.Function, guards: set[ir.Value], rejected: set[ir.Block]
+) -> tuple[ir.Block, set[ir.Block], list[ir.Block]] | None:
+    """An innermost loop to version next: (header, body, the blocks ending in a branch on one
+    of its guards). A guard belongs to the outermost loop that holds its branch but not its
+    definition (the loop whose preheader computed it); a loop found too large is `rejected`."""
+    idom = dominators(fn)
+    loops = natural_loops(fn, idom)  # outermost first
+    defined_in: dict[ir.Value, ir.Block] = {
+        instr: block for block in fn.blocks for instr in block.instrs
+    }
+    owned: dict[ir.Block, list[ir.Block]] = {}
+    for block in fn.blocks:
+        term = block.terminator
+        if not isinstance(term, ir.Branch) or term.cond not in guards:
+            continue
+        where = defined_in.get(term.cond)
+        for header, body in loops:
+            if block in body and where not in body:
+                owned.setdefault(header, []).append(block)
+                break
+    for header, body in reversed(loops):  # innermost last in `loops`
+        if header in owned and header not in rejected and _innermost(header, body, loops):
+            if _may_vectorize(header, body):
+                return header, body, owned[header]
+            rejected.add(header)
+    return None
+
+
+def _may_vectorize(header: ir.Block, body: set[ir.Block]) -> bool:
+    """Whether LLVM may vectorize the fast copy, the only way the copy pays: a small body
+    without a floating-point value carried from one iteration to the next (a sum in Python's
+    order, which LLVM keeps without fast-math). `dot_loop` compiled 10% slower versioned."""
+    if sum(len(b.instrs) for b in body) > MAX_VERSIONED_INSTRUCTIONS:
+        return False
+    return not any(
+        isinstance(phi.type, T.Scalar) and phi.type.kind in "fc" for phi in header.phis()
+    )
+
+
+def _innermost(header: ir.Block, body: set[ir.Block], loops: list) -> bool:
+    return not any(other is not header and other in body for other, _ in loops)
+
+
+def _version(
+    fn: ir.Function,
+    header: ir.Block,
+    body: set[ir.Block],
+    branches: list[ir.Block],
+    guards: set[ir.Value],
+) -> bool:
+    """Version the loop `header` (`body`); False (nothing changed) if it has no single
+    entry edge."""
+    outside = [p for p in fn.predecessors()[header] if p not in body]
+    if len(outside) != 1:
+        return False
+    (entry,) = outside
+    conds = list(dict.fromkeys(b.terminator.cond for b in branches))  # type: ignore[union-attr]
+    copy = _LoopCopy(fn, header, body)
+    choose = fn.new_block("version")
+    all_hold = conds[0]
+    for cond in conds[1:]:
+        all_hold = _and(fn, choose, all_hold, cond)
+    choose.terminator = ir.Branch(all_hold, header, copy.blocks[header])
+    entry.terminator.replace_successor(header, choose)  # type: ignore[union-attr]
+    for h in (header, copy.blocks[header]):
+        for phi in h.phis():
+            phi.incoming = {(choose if p is entry else p): v for p, v in phi.incoming.items()}
+    for original, block in copy.blocks.items():  # the copy makes every check
+        term = original.terminator
+        if isinstance(term, ir.Branch) and term.cond in guards:
+            block.take_branch(False)
+    for block in branches:  # the fast loop skips its own guarded checks
+        block.take_branch(True)
+    fn.remove_unreachable_blocks()
+    _mark_cold_loops(fn, set(copy.blocks.values()))
+    _repair_uses_after(fn, copy)
+    return True
+
+
+def _and(fn: ir.Function, block: ir.Block, a: ir.Value, b: ir.Value) -> ir.Value:
+    instr = ir.BinOp("and", a, b, name=fn.fresh_name("t"), type=T.BOOL)
+    block.instrs.append(instr)
+    return instr
+
+
+class _LoopCopy:
+    """A copy of a loop's blocks in the same function, entered nowhere yet. Edges leaving the
+    loop leave the copy too: phis of the blocks they reach get an input from the copy."""
+
+    def __init__(self, fn: ir.Function, header: ir.Block, body: set[ir.Block]) -> None:
+        self.fn = fn
+        ordered = [b for b in fn.blocks if b in body]
+        self.blocks: dict[ir.Block, ir.Block] = {
+            b: fn.new_block(f"{_base(b.label)}.checked") for b in ordered
+        }
+        self.values: dict[ir.Value, ir.Value] = {}
+        for block in ordered:
+            for instr in block.instrs:
+                copy = copy_instr(instr)
+                copy.name = fn.fresh_name(_base(instr.name))
+                self.values[instr] = copy
+        for block in ordered:
+            new = self.blocks[block]
+            for instr in block.instrs:
+                copy = cast(ir.Instr, self.values[instr])
+                if isinstance(copy, ir.Phi):
+                    copy.incoming = {
+                        self.blocks.get(p, p): self.values.get(v, v)
+                        for p, v in instr.incoming.items()  # type: ignore[attr-defined]
+                    }
+                else:
+                    for op in set(instr.operands()):
+                        if op in self.values:
+                            copy.replace_operand(op, self.values[op])
+                new.instrs.append(copy)  # type: ignore[arg-type]
+            new.terminator = clone_terminator(block.terminator, self.blocks, self.values)  # type: ignore[arg-type]
+            for succ in block.successors():
+                if succ not in body:  # an exit: its phis hear from the copy as well
+                    for phi in succ.phis():
+                        if block in phi.incoming:
+                            v = phi.incoming[block]
+                            phi.incoming[new] = self.values.get(v, v)
+        self.body = body
+
+
+def _base(name: str) -> str:
+    """The stem of an SSA name or label, for a fresh one (`t12` -> `t`, `x.3` -> `x`)."""
+    if re.fullmatch(r"t\d+", name):
+        return "t"
+    return name.split(".")[0] or "t"
+
+
+def _mark_cold_loops(fn: ir.Function, blocks: set[ir.Block]) -> None:
+    """A `coldloop` at the head of the loop among `blocks` (the checked copy)."""
+    for header, _ in natural_loops(fn):
+        if header in blocks and not any(isinstance(i, ir.ColdLoop) for i in header.instrs):
+            at = len(list(header.phis()))
+            header.instrs.insert(at, ir.ColdLoop(name=fn.fresh_name("cold"), type=T.NONE))
+
+
+def _repair_uses_after(fn: ir.Function, copy: _LoopCopy) -> None:
+    """Uses after the loop of a value it defines take the value of whichever version ran: a
+    phi where the versions' paths meet."""
+    inside = set(copy.body) | set(copy.blocks.values())
+    uses: dict[ir.Value, list[tuple[ir.Block, ir.Instr | ir.Terminator]]] = {}
+    for block in fn.blocks:
+        if block in inside:
+            continue
+        for instr in block.instrs:
+            if isinstance(instr, ir.Phi):
+                continue  # below: a phi uses a value at the end of the block it comes from
+            for op in instr.operands():
+                if op in copy.values:
+                    uses.setdefault(op, []).append((block, instr))
+        term = block.terminator
+        if term is not None:
+            for op in term.operands():
+                if op in copy.values:
+                    uses.setdefault(op, []).append((block, term))
+    for block in fn.blocks:  # phi inputs arriving from outside the loop
+        for phi in block.phis():
+            for pred, v in phi.incoming.items():
+                if v in copy.values and pred not in inside:
+                    uses.setdefault(v, []).append((block, phi))
+    if not uses:
+        return
+    preds = fn.predecessors()
+    defined_in: dict[ir.Value, ir.Block] = {
+        instr: block for block in fn.blocks for instr in block.instrs
+    }
+    for value, sites in uses.items():
+        # either definition may have become unreachable (a check the fast loop skips)
+        defs = {defined_in[v]: v for v in (value, copy.values[value]) if v in defined_in}
+        if not defs:
+            continue  # then so did its uses
+        reaching = _Reaching(fn, preds, defs)
+        for block, user in sites:
+            if isinstance(user, ir.Phi):
+                user.incoming = {
+                    p: (reaching.at_end(p) if v is value and p not in inside else v)
+                    for p, v in user.incoming.items()
+                }
+            else:
+                user.replace_operand(value, reaching.at_start(block))
+        reaching.finish()
+
+
+class _Reaching:
+    """Which definition of one value reaches each block, making phis where several do (the
+    on-demand construction of Braun et al., "Simple and Efficient Construction of Static
+    Single Assignment Form", for one variable whose definitions are given)."""
+
+    def __init__(
+        self,
+        fn: ir.Function,
+        preds: dict[ir.Block, list[ir.Block]],
+        available: dict[ir.Block, ir.Value],
+    ) -> None:
+        self.fn = fn
+        self.preds = preds
+        self.available = dict(available)  # block -> the value at its end
+        self.at_entry: dict[ir.Block, ir.Value] = {}
+        self.pending: list[tuple[ir.Block, ir.Phi]] = []
+        self.value_type = next(iter(available.values())).type
+
+    def at_end(self, block: ir.Block) -> ir.Value:
+        found = self.available.get(block)
+        return found if found is not None else self.at_start(block)
+
+    def at_start(self, block: ir.Block) -> ir.Value:
+        chain = []
+        while block not in self.at_entry:
+            ps = self.preds[block]
+            if len(ps) == 1 and ps[0] not in self.available:
+                chain.append(block)
+                block = ps[0]
+                continue
+            if len(ps) == 1:
+                self.at_entry[block] = self.available[ps[0]]
+                break
+            phi = ir.Phi({}, name=self.fn.fresh_name("versions"), type=self.value_type)
+            block.instrs.insert(0, phi)
+            self.at_entry[block] = phi
+            self.pending.append((block, phi))
+            break
+        value = self.at_entry[block]
+        for b in chain:
+            self.at_entry[b] = value
+        return value
+
+    def finish(self) -> None:
+        """Fill in the inputs of the phis made (which may make more)."""
+        while self.pending:
+            block, phi = self.pending.pop()
+            phi.incoming = {p: self.at_end(p) for p in self.preds[block]}

@@ -1,0 +1,202 @@
+"""Loop versioning (`jitcore.loopversion`): a loop with guarded bounds or domain checks runs an
+unchecked version when its guard holds and a checked cold copy otherwise; either way it
+computes what Python computes and raises where Python raises, after the same writes."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from tests.jitcore.support import assert_same, ci_examples, compiled
+
+FLOATS = st.floats(-1e6, 1e6, allow_nan=False)
+
+
+def smooth(a, out):  # noqa: ANN001, ANN201
+    """A stencil: every index is guarded, none is provable by `bce`."""
+    for i in range(1, a.shape[0] - 1):
+        out[i] = a[i - 1] + a[i + 1]
+    return out
+
+
+def clamped(a, out, k):  # noqa: ANN001, ANN201
+    """Clamped indices: the guard fails when a clamp is active, yet nothing raises."""
+    n = a.shape[0]
+    for i in range(out.shape[0]):
+        out[i] = a[min(i + k, n - 1)] - a[max(i - k, 0)]
+    return out
+
+
+def last_seen(a, b):  # noqa: ANN001, ANN201
+    """Values the loop defines, used after it: phis where the two versions meet. (Integers:
+    a loop carrying a float sum is not versioned, it could not vectorize.)"""
+    x = -1
+    s = 0
+    for i in range(a.shape[0]):
+        x = b[i + 1]
+        s += a[i] * x
+    return s + x
+
+
+def first_negative(a, b):  # noqa: ANN001, ANN201
+    """Several exits (`return` inside the loop) in both versions."""
+    for i in range(a.shape[0]):
+        if b[i + 1] < 0:
+            return i
+        a[i] = b[i + 1]
+    return -1
+
+
+def matmul(a, b, out):  # noqa: ANN001, ANN201
+    """Nested loops, each with guarded checks (the shapes are not known to agree)."""
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            s = 0.0
+            for k in range(a.shape[1]):
+                s += a[i, k] * b[k, j]
+            out[i, j] = s
+    return out
+
+
+def add2d(a, b, out):  # noqa: ANN001, ANN201
+    """An elementwise nest: the inner loop vectorizes once unchecked."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = a[i, j] + b[i, j]
+    return out
+
+
+def roots(a, out):  # noqa: ANN001, ANN201
+    """A domain-guarded loop: `math.sqrt` raises ValueError on a negative element."""
+    for i in range(a.shape[0]):
+        out[i] = math.sqrt(a[i])
+    return out
+
+
+def caught(a, out):  # noqa: ANN001, ANN201
+    """A loop inside `try` (its checks raise into the handler: no guard, no versions)."""
+    try:
+        for i in range(a.shape[0]):
+            out[i] = a[i] * 2.0
+    except IndexError:
+        return -1
+    return 0
+
+
+def _versions(f, *args) -> str:  # noqa: ANN001
+    """The `lower` listing of the compiled `f` (after calling it on `args`)."""
+    dispatcher = compiled(f)
+    dispatcher(*args)
+    return dispatcher.inspect("lower")
+
+
+def test_a_guarded_loop_has_a_fast_version_and_a_cold_checked_copy() -> None:
+    a, out = np.arange(6.0), np.zeros(6)
+    text = _versions(smooth, a, out)
+    assert text.count("coldloop") == 1
+    assert re.search(r"^version\.\d+:$", text, re.M)
+    optimized = compiled(smooth).inspect("llvm-opt")
+    # one vectorized loop (with its vectorized epilogue): the checked copy is scalar
+    assert len(re.findall(r"^vector\.body:", optimized, re.M)) == 1
+    assert 'llvm.loop.vectorize.enable", i1 false' in optimized
+
+
+VERSIONED = {
+    smooth: (np.arange(6.0), np.zeros(6)),
+    clamped: (np.arange(6.0), np.zeros(6), 2),
+    last_seen: (np.arange(4), np.arange(5)),
+    first_negative: (np.arange(4), np.arange(5)),
+    roots: (np.arange(4.0), np.zeros(4)),
+}
+
+
+@pytest.mark.parametrize("f", VERSIONED, ids=lambda f: f.__name__)
+def test_the_properties_below_run_versioned_loops(f) -> None:  # noqa: ANN001
+    assert _versions(f, *VERSIONED[f]).count("coldloop") == 1
+
+
+def test_a_float_reduction_is_not_versioned() -> None:
+    a, b, out = np.ones((2, 3)), np.ones((3, 4)), np.zeros((2, 4))
+    assert "coldloop" not in _versions(matmul, a, b, out)
+
+
+def test_only_the_innermost_loop_of_a_nest_is_versioned() -> None:
+    a = np.ones((2, 3))
+    text = _versions(add2d, a, a, np.zeros((2, 3)))
+    assert text.count("coldloop") == 1  # the outer loop holds the inner one's two versions
+
+
+def test_without_bounds_checks_counters_need_no_wrap_and_no_version() -> None:
+    f = compiled(smooth, boundscheck=False)
+    a, out = np.arange(6.0), np.zeros(6)
+    f(a, out)
+    # `a[i - 1]` may still be negative (a wrap guard), but `out[i]` is the counter itself
+    assert f.inspect("lower").count("coldloop") <= 1
+    f2 = compiled(roots, boundscheck=False)
+    f2(np.ones(3), np.zeros(3))
+    assert "wrapindex" not in f2.inspect("optimize")
+
+
+@ci_examples(60)
+@given(a=arrays(np.float64, st.integers(0, 12), elements=FLOATS), extra=st.integers(-3, 3))
+def test_stencil_matches_python_in_and_out_of_range(a: np.ndarray, extra: int) -> None:
+    out = np.zeros(max(a.shape[0] + extra, 0))
+    assert_same(smooth, a, out)
+
+
+@ci_examples(60)
+@given(
+    a=arrays(np.float64, st.integers(1, 12), elements=FLOATS),
+    m=st.integers(0, 14),
+    k=st.integers(-3, 15),
+)
+def test_clamped_indices_match_python(a: np.ndarray, m: int, k: int) -> None:
+    assert_same(clamped, a, np.zeros(m), k)
+
+
+@ci_examples(60)
+@given(
+    a=arrays(np.int64, st.integers(0, 10), elements=st.integers(-1000, 1000)),
+    b=arrays(np.int64, st.integers(0, 12), elements=st.integers(-1000, 1000)),
+)
+def test_values_defined_in_the_loop_reach_code_after_it(a: np.ndarray, b: np.ndarray) -> None:
+    assert_same(last_seen, a, b)
+    assert_same(first_negative, a, b)
+
+
+@ci_examples(40)
+@given(
+    n=st.integers(0, 4),
+    m=st.integers(0, 4),
+    p=st.integers(0, 4),
+    q=st.integers(0, 5),
+    r=st.integers(0, 5),
+    data=st.data(),
+)
+def test_loop_nests_match_python_for_any_shapes(
+    n: int, m: int, p: int, q: int, r: int, data: st.DataObject
+) -> None:
+    a = data.draw(arrays(np.float64, (n, m), elements=FLOATS))
+    b = data.draw(arrays(np.float64, (data.draw(st.integers(0, 5)), p), elements=FLOATS))
+    assert_same(matmul, a, b, np.zeros((q, r)))
+    assert_same(add2d, a, data.draw(arrays(np.float64, (q, r), elements=FLOATS)), np.zeros((p, r)))
+
+
+@ci_examples(60)
+@given(
+    a=arrays(np.float64, st.integers(0, 12), elements=st.floats(-5, 1e6) | st.just(math.nan)),
+    extra=st.integers(-2, 2),
+)
+def test_domain_guarded_loops_raise_after_the_same_writes(a: np.ndarray, extra: int) -> None:
+    assert_same(roots, a, np.zeros(max(a.shape[0] + extra, 0)))
+
+
+def test_a_loop_inside_try_still_raises_into_the_handler() -> None:
+    assert_same(caught, np.ones(5), np.zeros(3))
+    assert_same(caught, np.ones(3), np.zeros(5))
