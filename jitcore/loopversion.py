@@ -18,10 +18,11 @@ unswitching made the same two copies from the invariant branches, but optimized 
 two vectorized loops (with their remainder loops) where one is needed. On `gelu_loop` that was
 a fifth of the first call (55 -> 45 ms; issue 17).
 
-Only innermost loops of at most `MAX_VERSIONED_INSTRUCTIONS` are versioned: that is where a
-fast copy vectorizes. Versioning an outer loop would copy the whole nest for checks that run
-once per outer iteration; those (and larger loops) keep their guard branches, and LLVM's
-unswitching decides about them as before.
+Which loops get versions is `_verdict`'s: innermost loops of at most
+`MAX_VERSIONED_INSTRUCTIONS` that LLVM could vectorize. Loops it could not (an outer loop, a
+call, a float sum without fast-math) make their checks inline instead: the guard saves nothing
+there, and LLVM's unswitching used to copy them for it. Larger loops keep their guard branches
+for LLVM's unswitching to weigh.
 
 Values the loop defines and code after it uses get phis where the two versions meet
 (`_Reaching`: Braun et al.'s on-demand SSA construction, restricted to one value).
@@ -43,25 +44,39 @@ from jitcore.ir.clone import clone_terminator, copy_instr
 # those as before): each versioning copies a loop, and a generated function can have hundreds.
 MAX_VERSIONED_LOOPS = 32
 # Loops larger than this (low-IR instructions) keep their guard branches, and LLVM's loop
-# unswitching decides (it weighs its own cost threshold, `llvm_opt.UNSWITCH_THRESHOLD`). The
-# copy pays where the fast loop then vectorizes, and bodies this large seldom do: the inner loop
-# of `nbody_step` (149) compiled 11% slower versioned, `gelu_loop` (38) 19% faster, `matmul`'s
-# innermost (46) 4% faster (issue 17's note, session 11).
+# unswitching decides (it weighs its own cost threshold, `llvm_opt.UNSWITCH_THRESHOLD`):
+# `gelu_loop`'s loop has 38, `nbody_step`'s inner loop 149.
 MAX_VERSIONED_INSTRUCTIONS = 100
 
 
-def version_guarded_loops(fn: ir.Function, guards: set[ir.Value]) -> None:
-    """Version every loop with guard branches (`guards`: the guard values `lower` made)."""
+def version_guarded_loops(
+    fn: ir.Function, guards: set[ir.Value], float_sums_vectorize: bool = False
+) -> None:
+    """Decide every guard branch (`guards`: the guard values `lower` made) by its loop's
+    `_verdict`: version the loop, check inline, or keep the branch for LLVM.
+    `float_sums_vectorize`: fast-math, where LLVM may reorder a loop's float sum."""
     if not guards or not _branches_on(fn, guards):
         return
-    rejected: set[ir.Block] = set()
+    rejected: set[ir.Block] = set()  # loops without a single entry edge
     for _ in range(MAX_VERSIONED_LOOPS):
-        candidate = _innermost_candidate(fn, guards, rejected)
-        if candidate is None:
-            return
-        header, body, branches = candidate
+        found = [
+            (header, body, branches)
+            for header, body, branches, verdict in _guarded_loops(fn, guards, float_sums_vectorize)
+            if verdict == "version" and header not in rejected
+        ]
+        if not found:
+            break
+        header, body, branches = found[0]
         if not _version(fn, header, body, branches, guards):
             rejected.add(header)
+    checked = False
+    for _, _, branches, verdict in _guarded_loops(fn, guards, float_sums_vectorize):
+        if verdict == "check":
+            for block in branches:
+                block.take_branch(False)
+                checked = True
+    if checked:
+        fn.remove_unreachable_blocks()
 
 
 def _branches_on(fn: ir.Function, guards: set[ir.Value]) -> bool:
@@ -70,12 +85,12 @@ def _branches_on(fn: ir.Function, guards: set[ir.Value]) -> bool:
     )
 
 
-def _innermost_candidate(
-    fn: ir.Function, guards: set[ir.Value], rejected: set[ir.Block]
-) -> tuple[ir.Block, set[ir.Block], list[ir.Block]] | None:
-    """An innermost loop to version next: (header, body, the blocks ending in a branch on one
-    of its guards). A guard belongs to the outermost loop that holds its branch but not its
-    definition (the loop whose preheader computed it); a loop found too large is `rejected`."""
+def _guarded_loops(
+    fn: ir.Function, guards: set[ir.Value], float_sums_vectorize: bool
+) -> list[tuple[ir.Block, set[ir.Block], list[ir.Block], str]]:
+    """(header, body, the blocks ending in a branch on one of its guards, `_verdict`) of each
+    loop that owns a guard branch, innermost first. A guard belongs to the outermost loop that
+    holds its branch but not its definition (the loop whose preheader computed it)."""
     idom = dominators(fn)
     loops = natural_loops(fn, idom)  # outermost first
     defined_in: dict[ir.Value, ir.Block] = {
@@ -91,27 +106,41 @@ def _innermost_candidate(
             if block in body and where not in body:
                 owned.setdefault(header, []).append(block)
                 break
-    for header, body in reversed(loops):  # innermost last in `loops`
-        if header in owned and header not in rejected and _innermost(header, body, loops):
-            if _may_vectorize(header, body):
-                return header, body, owned[header]
-            rejected.add(header)
-    return None
+    return [
+        (header, body, owned[header], _verdict(header, body, loops, float_sums_vectorize))
+        for header, body in reversed(loops)  # innermost last in `loops`
+        if header in owned
+    ]
 
 
-def _may_vectorize(header: ir.Block, body: set[ir.Block]) -> bool:
-    """Whether LLVM may vectorize the fast copy, the only way the copy pays: a small body
-    without a floating-point value carried from one iteration to the next (a sum in Python's
-    order, which LLVM keeps without fast-math). `dot_loop` compiled 10% slower versioned."""
-    if sum(len(b.instrs) for b in body) > MAX_VERSIONED_INSTRUCTIONS:
-        return False
-    return not any(
+def _verdict(
+    header: ir.Block, body: set[ir.Block], loops: list, float_sums_vectorize: bool
+) -> str:
+    """What to do with a loop's guard branches, by whether LLVM could vectorize its fast copy
+    (the only way a copy pays):
+
+    - "check" (make the checks inline, no guard): a loop holding other loops (its checks run
+      once per iteration of the inner ones), a loop calling another kernel, a loop carrying a
+      float from one iteration to the next (a sum in Python's order, kept without fast-math).
+      None vectorizes; LLVM's unswitching made two scalar copies of them (of a whole loop nest
+      for an outer loop), which cost compile time for no speed: `nbody_step` compiled in 76 ms
+      instead of 92, `matmul` 54 instead of 62, and ran as fast (issue 17's note).
+    - "version": an innermost loop of at most `MAX_VERSIONED_INSTRUCTIONS` otherwise.
+    - "keep" (the branch, for LLVM's unswitching to weigh): a larger one.
+    """
+    if any(other is not header and other in body for other, _ in loops):
+        return "check"
+    if any(isinstance(i, ir.NativeCall) for b in body for i in b.instrs):
+        # besides, code after the loop names such a call itself (a `reraise` of its
+        # exception), which no phi could merge
+        return "check"
+    if not float_sums_vectorize and any(
         isinstance(phi.type, T.Scalar) and phi.type.kind in "fc" for phi in header.phis()
-    )
-
-
-def _innermost(header: ir.Block, body: set[ir.Block], loops: list) -> bool:
-    return not any(other is not header and other in body for other, _ in loops)
+    ):
+        return "check"
+    if sum(len(b.instrs) for b in body) > MAX_VERSIONED_INSTRUCTIONS:
+        return "keep"
+    return "version"
 
 
 def _version(

@@ -6,13 +6,15 @@ Out: low IR: only the machine-level classes of `ir.LOW_IR`, which `codegen` maps
      `select`, `unary neg`, `tuple`, `phi`, `ncall`, maths `intrinsic`s, and the memory,
      array and runtime operations (`load`, `store`, `ptradd`, `arrayfield`, `makearray`,
      `alloc`, `incref`, `decref`, `extract`, ...); error checks become branches to `raise`
-     blocks. Python semantics (floor division, domain errors, ...) are spelled out here. No
-     option changes what `lower` writes: bounds checks were decided in `optimize`, fast-math
-     is `codegen`'s.
+     blocks. Python semantics (floor division, domain errors, ...) are spelled out here. Bounds
+     checks were decided in `optimize` and fast-math is `codegen`'s; the one option `lower`
+     reads is whether fast-math lets LLVM reorder float sums, which decides which loops with
+     guarded checks are worth two versions (`loopversion`).
 Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
      expanded predecessor; every array reference is balanced (`refcount`); a loop with guarded
-     checks has an unchecked version and a checked cold one (`loopversion`); identical raising
-     blocks are one (`raisemerge`).
+     checks that could vectorize has an unchecked version and a checked cold one, and the
+     checks of loops that could not are inline (`loopversion`); identical raising blocks are
+     one (`raisemerge`).
 """
 
 from __future__ import annotations
@@ -36,8 +38,9 @@ from jitcore.refcount import insert_refcounts
 _PASS_THROUGH = (ir.Phi, ir.Cast, ir.MakeTuple, ir.Select, ir.Intrinsic, ir.NativeCall)
 
 
-def lower_function(fn: ir.Function) -> ir.Function:
-    """Expand every typed operation into low IR, in place (the `lower` stage)."""
+def lower_function(fn: ir.Function, fastmath: bool = False) -> ir.Function:
+    """Expand every typed operation into low IR, in place (the `lower` stage). `fastmath`:
+    LLVM may reorder float sums, so a loop carrying one may vectorize (`loopversion`)."""
     strip_mine_domain_loops(fn)  # before the guards are analysed: it makes their loops
     builder = LowBuilder(fn)
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
@@ -107,7 +110,7 @@ def lower_function(fn: ir.Function) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
-    version_guarded_loops(fn, made_guards)
+    version_guarded_loops(fn, made_guards, float_sums_vectorize=fastmath)
     merge_identical_raises(fn)
     return fn
 

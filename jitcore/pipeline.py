@@ -164,7 +164,7 @@ def run_pipeline(
     if options.parallel and options.prange_body is None:
         fn.parallel_symbol = symbol  # its array expressions may run on threads
     with record.stage("lower"):
-        lower.lower_function(fn)
+        lower.lower_function(fn, fastmath=options.fastmath)
         if debug:
             verify(fn, typed=True, stage="lower")
     if keep_text:

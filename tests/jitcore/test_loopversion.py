@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from jitcore import jit, prange
 from tests.jitcore.support import assert_same, ci_examples, compiled
 
 FLOATS = st.floats(-1e6, 1e6, allow_nan=False)
@@ -89,6 +90,28 @@ def caught(a, out):  # noqa: ANN001, ANN201
     return 0
 
 
+@jit
+def fact(k):  # noqa: ANN001, ANN201
+    """Recursive (never inlined) and raising: its calls `reraise` from inside the loop."""
+    if k < 0:
+        raise ValueError("negative")
+    return 1 if k <= 1 else k * fact(k - 1)
+
+
+def calls(a, out):  # noqa: ANN001, ANN201
+    """A guarded loop calling another kernel: not versioned (a call does not vectorize)."""
+    for i in range(a.shape[0]):
+        out[i + 1] = fact(a[i])
+    return out
+
+
+def parallel_shift(a, out):  # noqa: ANN001, ANN201
+    """A prange loop: each thread's chunk loop is versioned on its own."""
+    for i in prange(a.shape[0]):
+        out[i + 1] = a[i] * 2.0
+    return out
+
+
 def _versions(f, *args) -> str:  # noqa: ANN001
     """The `lower` listing of the compiled `f` (after calling it on `args`)."""
     dispatcher = compiled(f)
@@ -121,9 +144,42 @@ def test_the_properties_below_run_versioned_loops(f) -> None:  # noqa: ANN001
     assert _versions(f, *VERSIONED[f]).count("coldloop") == 1
 
 
-def test_a_float_reduction_is_not_versioned() -> None:
+def shifted_dot(a, b):  # noqa: ANN001, ANN201
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * b[i + 1]
+    return s
+
+
+GUARD_BRANCH = re.compile(r"^\s+br \S+ inbounds\.\d+ boundscheck\.\d+$", re.M)
+
+
+def test_loops_that_cannot_vectorize_check_inline() -> None:
+    """A float sum (without fast-math), and the outer loops of a nest: no versions and no
+    guard branch left for LLVM to unswitch."""
     a, b, out = np.ones((2, 3)), np.ones((3, 4)), np.zeros((2, 4))
-    assert "coldloop" not in _versions(matmul, a, b, out)
+    text = _versions(matmul, a, b, out)
+    assert "coldloop" not in text and not GUARD_BRANCH.search(text)
+    text = _versions(shifted_dot, np.ones(3), np.ones(4))
+    assert "coldloop" not in text and not GUARD_BRANCH.search(text)
+
+
+def test_with_fastmath_a_float_sum_is_versioned_and_vectorizes() -> None:
+    f = compiled(shifted_dot, fastmath=True)
+    assert f(np.ones(3), np.ones(4)) == 3.0
+    assert f.inspect("lower").count("coldloop") == 1
+    assert len(re.findall(r"^vector\.body:", f.inspect("llvm-opt"), re.M)) == 1
+
+
+@ci_examples(40)
+@given(
+    a=arrays(np.float64, st.integers(0, 12), elements=st.integers(-100, 100).map(float)),
+    extra=st.integers(-2, 2),
+)
+def test_fastmath_versions_match_python(a: np.ndarray, extra: int) -> None:
+    b = np.arange(max(a.shape[0] + extra, 0), dtype=np.float64)
+    assert_same(shifted_dot, a, b)  # small integers: any order of the sum is exact
+    assert_same(shifted_dot, a, b, fastmath=True)
 
 
 def test_only_the_innermost_loop_of_a_nest_is_versioned() -> None:
@@ -200,3 +256,19 @@ def test_domain_guarded_loops_raise_after_the_same_writes(a: np.ndarray, extra: 
 def test_a_loop_inside_try_still_raises_into_the_handler() -> None:
     assert_same(caught, np.ones(5), np.zeros(3))
     assert_same(caught, np.ones(3), np.zeros(5))
+
+
+@ci_examples(40)
+@given(
+    a=arrays(np.int64, st.integers(0, 8), elements=st.integers(-1, 20)),
+    extra=st.integers(-2, 2),
+)
+def test_loops_calling_raising_kernels_match_python(a: np.ndarray, extra: int) -> None:
+    assert_same(calls, a, np.zeros(max(a.shape[0] + extra, 0), dtype=np.int64))
+    assert "coldloop" not in _versions(calls, np.arange(3), np.zeros(4, dtype=np.int64))
+
+
+@ci_examples(40)
+@given(a=arrays(np.float64, st.integers(0, 300), elements=FLOATS), extra=st.integers(-2, 2))
+def test_prange_chunks_match_python(a: np.ndarray, extra: int) -> None:
+    assert_same(parallel_shift, a, np.zeros(max(a.shape[0] + extra, 0)), parallel=True)
