@@ -404,25 +404,6 @@ def _nanmedian(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
 _NANQUANTILE = ["a", "q", "axis", "out", "overwrite_input", "method", "keepdims", "weights"]
 
 
-def _quantile_dtype(t: T.Array, q: Operand, percentile: bool) -> tuple[T.Scalar, bool]:
-    """NumPy's result dtype of a linear quantile of `t` and whether the quantiles are taken
-    without interpolating (integer q of np.nanquantile). A Python number q is weak: it does
-    not widen a float32 result; an array or a NumPy number does; np.nanpercentile divides q
-    by 100 first (integers become float64)."""
-    qt = q.type
-    q_dtype = qt.dtype if isinstance(qt, T.Array) else qt
-    assert isinstance(q_dtype, T.Scalar)
-    if percentile and not q_dtype.is_float:
-        q_dtype = T.F64
-    exact = not percentile and (q_dtype.is_int or q_dtype.is_bool)
-    if exact:
-        return t.dtype, True
-    if q.weak and isinstance(qt, T.Scalar):
-        return npsort._float_of(t.dtype), False
-    # an int8 array at a float32 q is float32 (int8 and float32 promote to float32)
-    return npsort._float_of(T.from_dtype(np.result_type(t.dtype.dtype, q_dtype.dtype))), False
-
-
 def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
     what = f"np.{name}"
 
@@ -454,7 +435,7 @@ def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
         const_flag(ops["overwrite_input"], "overwrite_input")
         axes = axes_arg(ops["axis"], t.ndim, what)
         keepdims = const_flag(ops["keepdims"], "keepdims")
-        dtype, exact = _quantile_dtype(t, q, scale != 1.0)
+        dtype, exact = npsort.quantile_dtype(t, q, percentile=scale != 1.0)
         # booleans go through the kernels as uint8 (which cannot subtract them; an exact
         # quantile only takes items, and any other raises first)
         work = T.U8 if t.dtype.is_bool else t.dtype

@@ -16,7 +16,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
 from jitcore.lib import npsortk
-from jitcore.lib.arrays import assign
+from jitcore.lib.arrays import assign, copy_as
 from jitcore.lib.nprows import (
     Rows,
     axes_arg,
@@ -604,6 +604,25 @@ register_function(
 )(_median_rule)
 
 
+def quantile_dtype(t: T.Array, q: Operand, percentile: bool) -> tuple[T.Scalar, bool]:
+    """NumPy's result dtype of a linear quantile (or percentile) of `t` at `q`, and whether
+    the quantiles are items taken without interpolating (an integer or boolean q of
+    np.quantile). A Python number q is weak: it does not widen a float32 result; an array or
+    a NumPy number does (an int8 array at a float32 q is float32, a float32 array at a
+    float64 q float64); np.percentile divides q by 100 first, so an integer q is float64
+    there. Shared by np.quantile / np.percentile and their NaN-ignoring forms (`npextra`)."""
+    qt = q.type
+    q_dtype = qt.dtype if isinstance(qt, T.Array) else qt
+    assert isinstance(q_dtype, T.Scalar)
+    if percentile and not q_dtype.is_float:
+        q_dtype = T.F64
+    if not percentile and (q_dtype.is_int or q_dtype.is_bool):
+        return t.dtype, True
+    if q.weak and isinstance(qt, T.Scalar):
+        return _float_of(t.dtype), False
+    return _float_of(T.from_dtype(np.result_type(t.dtype.dtype, q_dtype.dtype))), False
+
+
 def _quantile(name: str, scale: float):  # noqa: ANN202
     what = f"np.{name}"
 
@@ -636,19 +655,17 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
         qt = q.type
         q_dtype = qt.dtype if isinstance(qt, T.Array) else qt
         assert isinstance(q_dtype, T.Scalar)
-        exact = name == "quantile" and q_dtype.kind in "iu"  # NumPy takes items, no lerp
-        dtype = t.dtype if exact else _float_of(t.dtype)
-        if not exact and q_dtype.is_float and not (isinstance(qt, T.Scalar) and q.weak):
-            # a NumPy float q (array or scalar) takes part in the result type: an int8 array's
-            # quantile at np.float32(0.5) is float32, a float32 array's at a float64 q float64
-            dtype = T.from_dtype(np.result_type(t.dtype.dtype, q_dtype.dtype))
-            dtype = _float_of(dtype)
         if q_dtype.is_complex:
             raise TypingError(f"{what}: q must be real")
+        dtype, exact = quantile_dtype(t, q, percentile=scale != 1.0)
+        # booleans go through the kernel as uint8 (which cannot subtract them; an exact
+        # quantile only takes items, and any other raises first)
+        work = T.U8 if t.dtype.is_bool else t.dtype
+        work_out = T.U8 if dtype.is_bool else dtype
         check = _kernel("check_quantiles", [T.Array(T.F64, 1, "C"), T.F64])
         k = _kernel(
             "quantile_rows",
-            [T.Array(t.dtype, 2, "C"), T.Array(T.F64, 1, "C"), T.Array(dtype, 2, "C"), T.BOOL],
+            [T.Array(work, 2, "C"), T.Array(T.F64, 1, "C"), T.Array(work_out, 2, "C"), T.BOOL],
         )
         reduced = _reduced(dtype, t.ndim, axes, keepdims)
         q_ndim = qt.ndim if isinstance(qt, T.Array) else 0
@@ -682,10 +699,12 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
                     TypeError,
                     "numpy boolean subtract, the `-` operator, is not supported",
                 )
-            r = rows(b, v[0], axes, t.dtype, copy=True)
+            r = rows(b, v[0], axes, work, copy=True)
             nq = L.shape_of(b, qs, 0)
-            out = L.allocate(b, dtype, [nq, r.count], "C")
+            out = L.allocate(b, work_out, [nq, r.count], "C")
             k.lower(b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)], {})  # type: ignore[misc]
+            if work_out != dtype:
+                out = copy_as(b, out, dtype)
             if not q_ndim:
                 first = L.make_view(
                     b,

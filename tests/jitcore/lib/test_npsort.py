@@ -301,6 +301,25 @@ def test_a_numpy_float_q_takes_part_in_the_result_dtype(dtype: str, q_dtype: str
     assert_same(quantile_ints, a, 0.5)
 
 
+def percentile_plain(a, q):
+    return np.percentile(a, q)
+
+
+def test_integer_and_boolean_q_take_numpys_dtypes() -> None:
+    """np.percentile divides an integer q by 100 first: a float32 array's percentile at an
+    int64 array of q is float64; np.quantile at booleans takes items (an int8 result). Both
+    were float32/float64 here until np.quantile and np.nanquantile shared one dtype rule, and
+    the quantile of a boolean array at an integer q was a TypingError."""
+    a = np.arange(5, dtype=np.float32)
+    assert compiled(percentile_plain)(a, np.array([50])).dtype == np.float64
+    assert_same(percentile_plain, a, np.array([50, 10]))
+    assert_same(quantile_ints, np.arange(5, dtype=np.int8), np.array([True, False]))
+    bools = np.array([True, False, True])
+    assert_same(quantile_ints, bools, 1)  # items of a boolean array: booleans
+    assert_same(quantile_ints, bools, np.array([0, 1]))
+    assert_same(quantile_ints, bools, 0.5)  # interpolating booleans raises TypeError
+
+
 def test_quantile_out_of_range_and_empty_raise_as_numpy() -> None:
     assert_same(quantile_scalar, np.arange(3.0), 1.5)
     assert_same(percentile_array, np.arange(3.0), np.array([101.0]))
