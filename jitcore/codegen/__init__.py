@@ -19,6 +19,7 @@ class), `mathfns` (maths intrinsics, libm, hand-written exp/tanh and integer hel
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from llvmlite import ir as ll
 
@@ -50,7 +51,20 @@ __all__ = [
 ]
 
 
-_HELPER_MODULES = (rtdicts, extcalls, npdistcalls, pyprint, strops, pystrcall)
+# The families of runtime helpers emitted into the modules that call them, each a module with
+# its symbols' `PREFIX` and `define_helper(module, call)`: dicts, sets and strings (rtdicts),
+# SciPy's BLAS and LAPACK (extcalls), NumPy's distributions (npdistcalls), print(...) and str
+# methods under the GIL (pyprint, pystrcall), string indexing, slicing, chr, ... (strops).
+_HELPER_FAMILIES = (rtdicts, extcalls, npdistcalls, pyprint, strops, pystrcall)
+
+
+def helper_family(symbol: str) -> ModuleType | None:
+    """The helper family module defining `symbol`, or None for a kernel's (or the runtime's)
+    own symbol."""
+    for family in _HELPER_FAMILIES:
+        if symbol.startswith(family.PREFIX):
+            return family
+    return None
 
 
 @dataclass
@@ -68,19 +82,11 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     gen = KernelGen(
         module, fn, symbol if body_ops is None else f"{symbol}.chunk", fastmath=options.fastmath
     )
-    for _, instr in fn.instructions():  # runtime helpers (dicts, sets, strings) live inside
-        if isinstance(instr, ir.NativeCall) and rtdicts.is_helper(instr.symbol):
-            rtdicts.define_helper(module, instr.symbol)
-        elif isinstance(instr, ir.NativeCall) and extcalls.is_helper(instr.symbol):
-            extcalls.define_helper(module, instr.symbol)  # SciPy's BLAS and LAPACK
-        elif isinstance(instr, ir.NativeCall) and npdistcalls.is_helper(instr.symbol):
-            npdistcalls.define_helper(module, instr.symbol)  # NumPy's distributions
-        elif isinstance(instr, ir.NativeCall) and pyprint.is_helper(instr.symbol):
-            pyprint.define_helper(module, instr)  # print(...), under the GIL
-        elif isinstance(instr, ir.NativeCall) and strops.is_helper(instr.symbol):
-            strops.define_helper(module, instr)  # string indexing, slicing, chr, ...
-        elif isinstance(instr, ir.NativeCall) and pystrcall.is_helper(instr.symbol):
-            pystrcall.define_helper(module, instr)  # string methods, under the GIL
+    for _, instr in fn.instructions():  # runtime helpers live inside the module
+        if isinstance(instr, ir.NativeCall):
+            family = helper_family(instr.symbol)
+            if family is not None:
+                family.define_helper(module, instr)
     outlined = emit_outlined_loops(module, fn, options)
     kernel = gen.emit()
     if options.nogil:
@@ -95,9 +101,7 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
     callees = sorted(
         c
         for c in gen.callees
-        if not any(helpers.is_helper(c) for helpers in _HELPER_MODULES)
-        and c not in nrt.EXPORTS
-        and c not in outlined
+        if helper_family(c) is None and c not in nrt.EXPORTS and c not in outlined
     )
     return GeneratedModule(module, symbol, f"{symbol}.py", callees)
 

@@ -13,14 +13,22 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.codegen.types import F32, F64, I8, I32, I64, NULL, PTR, VOID, declare_function
+from jitcore.codegen.types import (
+    F32,
+    F64,
+    I8,
+    I32,
+    I64,
+    NULL,
+    PTR,
+    VOID,
+    declare_function,
+    helper_body,
+)
+from jitcore.ir import nodes as ir
 from jitcore.runtime import externs
 
 PREFIX = "jitcore.la."
-
-
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
 
 
 def _number_types(routine: str) -> tuple[ll.Type, ll.Type]:
@@ -38,18 +46,15 @@ def helper_params(routine: str) -> list[ll.Type]:
     return [by_kind[k] for k in kinds if k in by_kind]
 
 
-def define_helper(module: ll.Module, name: str) -> None:
-    """Give the module the body of helper `name` (`jitcore.la.<routine>`), once."""
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
-        return
+def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
+    """Give the module the body of `call`'s helper (`jitcore.la.<routine>`), once."""
+    name = call.symbol
     routine = name[len(PREFIX) :]
+    fn = helper_body(module, name, helper_params(routine))
+    if fn is None:
+        return
     library, kinds, result = externs.routine_spec(routine)
     number, real = _number_types(routine)
-    fn = existing or ll.Function(
-        module, ll.FunctionType(PTR, [PTR, *helper_params(routine)]), name=name
-    )
-    fn.linkage = "internal"
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     given = iter(fn.args[1:])
     args: list[ll.Value] = []

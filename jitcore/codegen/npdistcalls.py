@@ -11,27 +11,23 @@ from __future__ import annotations
 
 from llvmlite import ir as ll
 
-from jitcore.codegen.types import F32, F64, I64, NULL, PTR, declare_function
+from jitcore.codegen.types import F32, F64, I64, NULL, PTR, declare_function, helper_body
+from jitcore.ir import nodes as ir
 from jitcore.runtime import npdists
 
 PREFIX = "jitcore.npd."
 _KINDS = {"d": F64, "f": F32, "q": I64}
 
 
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
-
-
-def define_helper(module: ll.Module, name: str) -> None:
-    """Give the module the body of helper `name` (`jitcore.npd.<function>`), once."""
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
-        return
+def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
+    """Give the module the body of `call`'s helper (`jitcore.npd.<function>`), once."""
+    name = call.symbol
     function = name[len(PREFIX) :]
     params, result = npdists.FUNCTIONS[function]
     param_types = [_KINDS[k] for k in params]
-    fn = existing or ll.Function(module, ll.FunctionType(PTR, [PTR, PTR, *param_types]), name=name)
-    fn.linkage = "internal"
+    fn = helper_body(module, name, [PTR, *param_types])
+    if fn is None:
+        return
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     target = declare_function(
         module, npdists.symbol(function), _KINDS[result], [PTR, *param_types]

@@ -61,7 +61,7 @@ def _helper_call(
     b: ll.IRBuilder, op: str, t: T.Type, args: list[ll.Value], ret: T.Type, fail: ll.Block
 ) -> ll.Value:
     name = rtdicts.symbol(op, t)
-    rtdicts.define_helper(b.module, name)
+    rtdicts.define_named(b.module, name)
     fn = b.module.globals[name]
     with b.goto_entry_block():
         slot = b.alloca(llvm_type(ret))

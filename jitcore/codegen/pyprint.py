@@ -20,17 +20,23 @@ from llvmlite import ir as ll
 
 from jitcore.codegen import boxing
 from jitcore.codegen.lists import emit_refcount
-from jitcore.codegen.types import I32, I64, NULL, PTR, VOID, c_string, declare_function, llvm_type
+from jitcore.codegen.types import (
+    I32,
+    I64,
+    NULL,
+    PTR,
+    VOID,
+    c_string,
+    declare_function,
+    helper_body,
+    llvm_type,
+)
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 
 # `lib.builtins` names the helper of each call shape: the keywords given, then the types of
 # the values and keyword values (`jitcore.print:sep,end;f64,str,str`).
 PREFIX = "jitcore.print:"
-
-
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
 
 
 def _keywords(name: str) -> list[str]:
@@ -41,13 +47,10 @@ def _keywords(name: str) -> list[str]:
 def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
     """Give the module the body of `call`'s helper, once."""
     name = call.symbol
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
-        return
     types = [cast(T.Type, a.type) for a in call.args]  # typed low IR
-    params = [llvm_type(t) for t in types]
-    fn = existing or ll.Function(module, ll.FunctionType(PTR, [PTR, *params]), name=name)
-    fn.linkage = "internal"
+    fn = helper_body(module, name, [llvm_type(t) for t in types])
+    if fn is None:
+        return
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     capi = functools.partial(declare_function, module)  # capi(name, ret, args)
     state = b.call(capi("PyGILState_Ensure", I32, []), [])

@@ -39,6 +39,7 @@ from jitcore.codegen.types import (
     c_string,
     declare_function,
     declare_global,
+    helper_body,
     llvm_type,
 )
 from jitcore.ir import nodes as ir
@@ -50,21 +51,14 @@ PREFIX = "jitcore.pystr:"
 _KEPT = (ValueError, IndexError, OverflowError, TypeError, MemoryError, AttributeError)
 
 
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
-
-
 def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
     """Give the module the body of `call`'s helper, once."""
     name = call.symbol
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
-        return
     types = [cast(T.Type, a.type) for a in call.args]
     ret_t = cast(T.Type, call.type)
-    params = [llvm_type(t) for t in types]
-    fn = existing or ll.Function(module, ll.FunctionType(PTR, [PTR, *params]), name=name)
-    fn.linkage = "internal"
+    fn = helper_body(module, name, [llvm_type(t) for t in types])
+    if fn is None:
+        return
     b = ll.IRBuilder(fn.append_basic_block("entry"))
     capi = functools.partial(declare_function, module)
     decref = capi("Py_DecRef", VOID, [PTR])

@@ -42,9 +42,11 @@ from jitcore.codegen.types import (
     VOID,
     declare_function,
     exception_slot,
+    helper_body,
     llvm_type,
 )
 from jitcore.errors import InternalCompilerError
+from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.runtime import nrt
 
@@ -61,10 +63,6 @@ MAX_CAP = 1 << 54
 def symbol(op: str, t: T.Type | None = None) -> str:
     """The symbol low IR calls for operation `op` on values of type `t`."""
     return f"{PREFIX}{op}" if t is None else f"{PREFIX}{op}:{t.name}"
-
-
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
 
 
 # --- sizes -------------------------------------------------------------------------------
@@ -729,18 +727,19 @@ def _str_concat(b: ll.IRBuilder, fn: ll.Function, t: T.Type) -> None:
     b.ret(NULL)
 
 
-def define_helper(module: ll.Module, name: str) -> None:
-    """Give the module the body of helper `name` (`jitcore.rt.<op>:<type>`), once."""
+def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
+    """Give the module the body of `call`'s helper (`jitcore.rt.<op>:<type>`), once."""
+    define_named(module, call.symbol)
+
+
+def define_named(module: ll.Module, name: str) -> None:
+    """Give the module the body of helper `name`, once (for code that calls it directly)."""
     op, _, type_text = name[len(PREFIX) :].partition(":")
     builder, arg_types = _OPS[op]
     t = T.parse_type(type_text) if type_text else T.STR
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
+    fn = helper_body(module, name, [llvm_type(a) for a in arg_types(t)])
+    if fn is None:
         return
-    ret_t = PTR
-    params = [PTR, *[llvm_type(a) for a in arg_types(t)]]
-    fn = existing or ll.Function(module, ll.FunctionType(ret_t, params), name=name)
-    fn.linkage = "internal"
     builder(ll.IRBuilder(fn.append_basic_block("entry")), fn, t)
 
 

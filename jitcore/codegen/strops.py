@@ -21,7 +21,7 @@ from jitcore.codegen import lists, strsearch
 from jitcore.codegen import rtstrings as S
 from jitcore.codegen.excformat import value_code, write_formatted
 from jitcore.codegen.rtdicts import descriptor
-from jitcore.codegen.types import I8, I32, I64, NULL, PTR, llvm_type
+from jitcore.codegen.types import I8, I32, I64, NULL, PTR, helper_body, llvm_type
 from jitcore.codegen.utf8 import (
     MAX_BYTES,
     Build,
@@ -46,19 +46,12 @@ PREFIX = "jitcore.strop:"
 _OPS: dict[str, Build] = dict(strsearch.OPS)
 
 
-def is_helper(name: str) -> bool:
-    return name.startswith(PREFIX)
-
-
 def define_helper(module: ll.Module, call: ir.NativeCall) -> None:
     """Give the module the body of `call`'s helper, once."""
     name = call.symbol
-    existing = module.globals.get(name)
-    if existing is not None and not existing.is_declaration:
+    fn = helper_body(module, name, [llvm_type(a.type) for a in call.args])  # type: ignore[arg-type]
+    if fn is None:
         return
-    params = [PTR, *[llvm_type(a.type) for a in call.args]]  # type: ignore[arg-type]
-    fn = existing or ll.Function(module, ll.FunctionType(PTR, params), name=name)
-    fn.linkage = "internal"
     _OPS[name[len(PREFIX) :]](ll.IRBuilder(fn.append_basic_block("entry")), fn)
 
 

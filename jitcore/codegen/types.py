@@ -77,6 +77,19 @@ def declare_function(
     return ll.Function(module, ll.FunctionType(ret, args), name=name)
 
 
+def helper_body(module: ll.Module, name: str, params: list[ll.Type]) -> ll.Function | None:
+    """The internal function `name` of a runtime helper, with a kernel's signature (a result
+    slot, then `params`; it returns NULL or an exception descriptor), ready for its body; None
+    when the module has the body already. Helpers are emitted into each module that calls them,
+    once, at the call that first needs them (`codegen.generate_module`)."""
+    existing = module.globals.get(name)
+    if existing is not None and not existing.is_declaration:
+        return None
+    fn = existing or ll.Function(module, ll.FunctionType(PTR, [PTR, *params]), name=name)
+    fn.linkage = "internal"
+    return fn
+
+
 def declare_global(module: ll.Module, name: str, t: ll.Type) -> ll.GlobalVariable:
     """The module's declaration of an external global variable, added on first use."""
     existing = module.globals.get(name)

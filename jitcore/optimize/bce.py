@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import cast
 
 from jitcore.ir import nodes as ir
+from jitcore.ir import types as T
 from jitcore.ir.analysis import dominates, dominators, natural_loops
 from jitcore.ir.markers import range_bounds, range_count, range_item, range_more
 
@@ -51,13 +52,21 @@ def counted_loop(
 ) -> tuple[ir.Phi, ir.Value, ir.Block] | None:
     """(counter, stop, first body block) when `header` tests `counter < stop` for a counter
     that starts at a constant >= 0 and steps by a positive constant. `stop` is the value the
-    loop compares with (`source` of it finds where it came from)."""
+    loop compares with (`source` of it finds where it came from).
+
+    A `while i < stop` loop counts only if `stop` is an integer (a float stop of 4.5 lets the
+    counter reach 4, which a guard computed from int(4.5) - 1 = 3 would not cover) and the
+    counter cannot wrap past int64's maximum while below `stop`: a step of 1, or a step up to
+    2**32 below an array's extent (no array has 2**48 items). `range()` loops count their
+    iterations, which cannot wrap."""
     term = header.terminator
     if not isinstance(term, ir.Branch) or term.if_true not in body:
         return None
     cond = term.cond
     if isinstance(cond, ir.Compare) and cond.op == "lt":
         counter, stop, step = cond.lhs, cond.rhs, None
+        if not (isinstance(stop.type, T.Scalar) and stop.type.is_int):
+            return None
     elif isinstance(cond, ir.Call) and _is(cond.func, range_more):
         counter, stop, step = cond.args[0], cond.args[1], cond.args[2]
     else:
@@ -73,6 +82,8 @@ def counted_loop(
                 and _positive_constant(value.rhs)
             ):
                 return None
+            if step is None and not _cannot_wrap(_constant(value.rhs), source(stop)):
+                return None
             if (
                 step is not None
                 and source(step) is not source(value.rhs)
@@ -82,6 +93,25 @@ def counted_loop(
         elif not _nonnegative_constant(value) and not _nonnegative_max(value):
             return None
     return counter, stop, term.if_true
+
+
+def _cannot_wrap(step: object, stop: ir.Value) -> bool:
+    """A counter below `stop` stepping by `step` stays within int64 (see `counted_loop`)."""
+    if step == 1:
+        return True
+    return isinstance(step, int) and step <= 2**32 and _is_any_extent(stop)
+
+
+def _is_any_extent(stop: ir.Value) -> bool:
+    """`stop` is `len(x)` or `x.shape[k]` of some array `x`."""
+    if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
+        return isinstance(stop.args[0].type, T.Array)
+    return (
+        isinstance(stop, ir.GetItem)
+        and isinstance(stop.obj, ir.GetAttr)
+        and stop.obj.attr == "shape"
+        and isinstance(stop.obj.obj.type, T.Array)
+    )
 
 
 def _proven_axes(

@@ -272,3 +272,61 @@ def test_loops_calling_raising_kernels_match_python(a: np.ndarray, extra: int) -
 @given(a=arrays(np.float64, st.integers(0, 300), elements=FLOATS), extra=st.integers(-2, 2))
 def test_prange_chunks_match_python(a: np.ndarray, extra: int) -> None:
     assert_same(parallel_shift, a, np.zeros(max(a.shape[0] + extra, 0)), parallel=True)
+
+
+# --- found by a hostile review: loops that only look counted ------------------------------
+
+
+def while_float_stop(a, out, x):  # noqa: ANN001, ANN201
+    i = 0
+    while i < x:
+        out[i] = a[i + 1]
+        i += 1
+    return i
+
+
+def while_float_stop_sqrt(a, out, x):  # noqa: ANN001, ANN201
+    i = 0
+    while i < x:
+        out[i] = math.sqrt(a[i])
+        i += 1
+    return out
+
+
+def while_float_stop_sum(a, x):  # noqa: ANN001, ANN201
+    i = 0
+    s = 0
+    while i < x:
+        s += a[i]
+        i += 1
+    return s
+
+
+def while_huge_step(a, n):  # noqa: ANN001, ANN201
+    i = 5
+    s = 0
+    c = 0
+    while i < n:
+        s += a[i]
+        i += 9223372036854775807  # wraps in compiled code (int64): the next index is negative
+        c += 1
+        if c > 3:
+            break
+    return s, c
+
+
+@pytest.mark.parametrize("x", [4.5, 5.5, 6.0, math.inf, 1e30, -1.0])
+def test_a_float_stop_is_no_counted_loop(x: float) -> None:
+    """`while i < 4.5` runs i up to 4: a guard from int(4.5) - 1 covered only 3 (reads and
+    writes past the end, a segfault at inf), and the sqrt scan missed the last element."""
+    assert_same(while_float_stop, np.arange(5.0), np.zeros(6), x)
+    assert_same(while_float_stop_sqrt, np.array([1.0, 1, 1, 1, 1, -1]), np.zeros(6), x)
+    assert_same(while_float_stop_sum, np.arange(5), x)
+
+
+def test_a_counter_that_can_wrap_is_checked() -> None:
+    """A step that wraps int64 makes the next index negative: compiled code must check it
+    (IndexError; Python's unbounded ints go on), never read at -2**63 + 4."""
+    f = compiled(while_huge_step)
+    with pytest.raises(IndexError):
+        f(np.arange(10), 10)
