@@ -19,10 +19,10 @@ two vectorized loops (with their remainder loops) where one is needed. On `gelu_
 a fifth of the first call (55 -> 45 ms; issue 17).
 
 Which loops get versions is `_verdict`'s: innermost loops of at most
-`MAX_VERSIONED_INSTRUCTIONS` that LLVM could vectorize. Loops it could not (an outer loop, a
-call, a float sum without fast-math) make their checks inline instead: the guard saves nothing
-there, and LLVM's unswitching used to copy them for it. Larger loops keep their guard branches
-for LLVM's unswitching to weigh.
+`MAX_VERSIONED_INSTRUCTIONS` that LLVM could vectorize. Outer loops and loops calling other
+kernels make their checks inline instead: the guard saves nothing there, and LLVM's unswitching
+used to copy them for it (a whole nest, for an outer loop). Other loops keep their guard
+branches for LLVM's unswitching to weigh.
 
 Values the loop defines and code after it uses get phis where the two versions meet
 (`_Reaching`: Braun et al.'s on-demand SSA construction, restricted to one value).
@@ -47,6 +47,9 @@ MAX_VERSIONED_LOOPS = 32
 # unswitching decides (it weighs its own cost threshold, `llvm_opt.UNSWITCH_THRESHOLD`):
 # `gelu_loop`'s loop has 38, `nbody_step`'s inner loop 149.
 MAX_VERSIONED_INSTRUCTIONS = 100
+# Loops carrying a float sum up to this size keep their guard branch: LLVM's check-free copy of
+# them is unrolled (`dot_loop`'s loop has 33 low-IR instructions, `matmul`'s innermost 46).
+MAX_UNROLLED_INSTRUCTIONS = 60
 
 
 def version_guarded_loops(
@@ -116,17 +119,24 @@ def _guarded_loops(
 def _verdict(
     header: ir.Block, body: set[ir.Block], loops: list, float_sums_vectorize: bool
 ) -> str:
-    """What to do with a loop's guard branches, by whether LLVM could vectorize its fast copy
-    (the only way a copy pays):
+    """What to do with a loop's guard branches:
 
     - "check" (make the checks inline, no guard): a loop holding other loops (its checks run
-      once per iteration of the inner ones), a loop calling another kernel, a loop carrying a
-      float from one iteration to the next (a sum in Python's order, kept without fast-math).
-      None vectorizes; LLVM's unswitching made two scalar copies of them (of a whole loop nest
-      for an outer loop), which cost compile time for no speed: `nbody_step` compiled in 76 ms
-      instead of 92, `matmul` 54 instead of 62, and ran as fast (issue 17's note).
-    - "version": an innermost loop of at most `MAX_VERSIONED_INSTRUCTIONS` otherwise.
-    - "keep" (the branch, for LLVM's unswitching to weigh): a larger one.
+      once per iteration of the inner ones), and a loop calling another kernel (a call costs
+      more than a check). LLVM's unswitching used to copy them for the guard, a whole loop
+      nest for an outer loop, at a cost in compile time and no gain in speed: `matmul`'s first
+      call took 62 ms instead of 54.
+    - "version": an innermost loop LLVM could vectorize: at most `MAX_VERSIONED_INSTRUCTIONS`
+      and no float carried from one iteration to the next (a sum in Python's order, which LLVM
+      keeps without fast-math).
+    - "keep" (the branch, for LLVM's unswitching to weigh): a small loop carrying a float
+      sum (at most `MAX_UNROLLED_INSTRUCTIONS`), and a large loop without one. A float sum
+      does not vectorize, but a small loop's check-free copy is unrolled: a short window sum
+      (`for k in range(m): s += a[i + k]`) checked inline ran 27% slower, and versioned here
+      `dot_loop` compiled 10% slower than LLVM's own copy.
+    - "check" again: a larger loop carrying a float sum, which LLVM neither vectorizes nor
+      unrolls; unswitched, `nbody_step`'s inner loop doubled the machine code (first call 108
+      ms; 86 checked inline, at the same speed).
     """
     if any(other is not header and other in body for other, _ in loops):
         return "check"
@@ -134,13 +144,12 @@ def _verdict(
         # besides, code after the loop names such a call itself (a `reraise` of its
         # exception), which no phi could merge
         return "check"
+    size = sum(len(b.instrs) for b in body)
     if not float_sums_vectorize and any(
         isinstance(phi.type, T.Scalar) and phi.type.kind in "fc" for phi in header.phis()
     ):
-        return "check"
-    if sum(len(b.instrs) for b in body) > MAX_VERSIONED_INSTRUCTIONS:
-        return "keep"
-    return "version"
+        return "keep" if size <= MAX_UNROLLED_INSTRUCTIONS else "check"
+    return "keep" if size > MAX_VERSIONED_INSTRUCTIONS else "version"
 
 
 def _version(

@@ -154,14 +154,30 @@ def shifted_dot(a, b):  # noqa: ANN001, ANN201
 GUARD_BRANCH = re.compile(r"^\s+br \S+ inbounds\.\d+ boundscheck\.\d+$", re.M)
 
 
-def test_loops_that_cannot_vectorize_check_inline() -> None:
-    """A float sum (without fast-math), and the outer loops of a nest: no versions and no
-    guard branch left for LLVM to unswitch."""
-    a, b, out = np.ones((2, 3)), np.ones((3, 4)), np.zeros((2, 4))
-    text = _versions(matmul, a, b, out)
+def row_sums(a, out):  # noqa: ANN001, ANN201
+    for i in range(a.shape[0]):
+        t = 0.0
+        for j in range(a.shape[1]):
+            t += a[i, j]  # proven in range (bce)
+        out[i] = t  # guarded, in the outer loop
+    return out
+
+
+def test_outer_loops_check_inline_and_float_sums_keep_their_guard() -> None:
+    """An outer loop's checks run once per row: inline, no guard branch for LLVM to unswitch
+    (which copied the whole nest). An innermost float sum cannot vectorize but its check-free
+    copy unrolls: it keeps the guard branch, for LLVM's unswitching."""
+    text = _versions(row_sums, np.ones((2, 3)), np.zeros(2))
     assert "coldloop" not in text and not GUARD_BRANCH.search(text)
     text = _versions(shifted_dot, np.ones(3), np.ones(4))
-    assert "coldloop" not in text and not GUARD_BRANCH.search(text)
+    assert "coldloop" not in text and GUARD_BRANCH.search(text)
+
+
+@ci_examples(40)
+@given(a=arrays(np.float64, st.tuples(st.integers(0, 5), st.integers(0, 5)), elements=FLOATS))
+def test_row_sums_match_python(a: np.ndarray) -> None:
+    assert_same(row_sums, a, np.zeros(max(a.shape[0] - 1, 0)))
+    assert_same(row_sums, a, np.zeros(a.shape[0]))
 
 
 def test_with_fastmath_a_float_sum_is_versioned_and_vectorizes() -> None:
