@@ -26,7 +26,7 @@ from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import optional
 from jitcore.lib.layout import normalize_index, shape_of
-from jitcore.loopversion import version_guarded_loops
+from jitcore.loopversion import find_clamps, version_guarded_loops
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
@@ -45,6 +45,7 @@ def lower_function(fn: ir.Function, fastmath: bool = False) -> ir.Function:
     builder = LowBuilder(fn)
     guards = BoundsGuards(fn)  # analysed on the typed IR, before it is rewritten
     domains = DomainGuards(fn, guards)
+    clamps = find_clamps(fn, guards)
     value_map: dict[ir.Value, ir.Value] = {}
     made_guards: set[ir.Value] = set()  # for `loopversion`
     last_block: dict[ir.Block, ir.Block] = {}
@@ -110,7 +111,7 @@ def lower_function(fn: ir.Function, fastmath: bool = False) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
-    version_guarded_loops(fn, made_guards, float_sums_vectorize=fastmath)
+    version_guarded_loops(fn, made_guards, fastmath, [clamp.lowered(mapped) for clamp in clamps])
     merge_identical_raises(fn)
     return fn
 
