@@ -417,7 +417,11 @@ def find_clamps(fn: ir.Function, bounds: BoundsGuards) -> list[Clamp]:
 
 
 def _steps_by_one(loop: CountedLoop) -> bool:
-    return loop.counter.type == T.I64 and all(
+    """The counter is an int64 stepping by 1, from and to int64s (a `while i < n` with a
+    uint64 `n` compares unsigned: the split bounds, computed in int64, would not hold)."""
+    if not all(v.type == T.I64 for v in (loop.counter, loop.start, loop.stop)):
+        return False
+    return all(
         isinstance(v, ir.BinOp) and v.lhs is loop.counter and _is_one(source(v.rhs))
         for p, v in loop.counter.incoming.items()
         if p in loop.all_blocks

@@ -448,3 +448,31 @@ SPLIT = {
 def test_the_clamp_properties_run_split_loops(f) -> None:  # noqa: ANN001
     text = _versions(f, *SPLIT[f])
     assert re.search(r"^split\.\d+:$", text, re.M) and text.count("coldloop") == 3
+
+
+def while_clamped(a, out, n, k):  # noqa: ANN001, ANN201
+    i = 0
+    while i < n:
+        out[i] = a[min(i + 3, k)]
+        i += 1
+    return out
+
+
+def while_clamped_sum(n):  # noqa: ANN001, ANN201
+    s = 0
+    i = 0
+    while i < n:
+        s ^= min(i + 2, 3)
+        i += 1
+    return s
+
+
+@pytest.mark.parametrize("kind", [np.uint64, np.int32, np.int16, np.uint8, np.uint32, int])
+def test_loops_counting_to_other_integer_types_are_not_split(kind: type) -> None:
+    """A uint64 stop compares unsigned: split bounds computed in int64 dropped the clamp of
+    `a[min(i + 3, k)]` for a negative k (reads past the end); narrower stops were an
+    internal error (found by a hostile review)."""
+    a = np.arange(1.0, 6.0)
+    assert_same(while_clamped, a, np.zeros(5), kind(5), 1)
+    assert_same(while_clamped, a, np.zeros(5), kind(5), -3)
+    assert_same(while_clamped_sum, kind(5))
