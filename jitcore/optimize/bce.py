@@ -54,8 +54,9 @@ def counted_loop(
     that starts at a constant >= 0 and steps by a positive constant. `stop` is the value the
     loop compares with (`source` of it finds where it came from).
 
-    A `while i < stop` loop counts only if `stop` is an integer (a float stop of 4.5 lets the
-    counter reach 4, which a guard computed from int(4.5) - 1 = 3 would not cover) and the
+    A `while i < stop` loop counts only if `stop` is a signed integer (a float stop of 4.5 lets
+    the counter reach 4, which a guard computed from int(4.5) - 1 = 3 would not cover; a uint64
+    stop of 2**63 or more read as int64 is negative, which said "no iteration") and the
     counter cannot wrap past int64's maximum while below `stop`: a step of 1, or a step up to
     2**32 below an array's extent (no array has 2**48 items). `range()` loops count their
     iterations, which cannot wrap."""
@@ -65,8 +66,8 @@ def counted_loop(
     cond = term.cond
     if isinstance(cond, ir.Compare) and cond.op == "lt":
         counter, stop, step = cond.lhs, cond.rhs, None
-        if not (isinstance(stop.type, T.Scalar) and stop.type.is_int):
-            return None
+        if not (isinstance(stop.type, T.Scalar) and stop.type.is_signed):
+            return None  # a uint64 stop of 2**63 or more is negative as the guards' int64
     elif isinstance(cond, ir.Call) and _is(cond.func, range_more):
         counter, stop, step = cond.args[0], cond.args[1], cond.args[2]
     else:

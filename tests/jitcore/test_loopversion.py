@@ -476,3 +476,10 @@ def test_loops_counting_to_other_integer_types_are_not_split(kind: type) -> None
     assert_same(while_clamped, a, np.zeros(5), kind(5), 1)
     assert_same(while_clamped, a, np.zeros(5), kind(5), -3)
     assert_same(while_clamped_sum, kind(5))
+
+
+@pytest.mark.parametrize("n", [3, 2**63 + 5, 2**64 - 1])
+def test_a_uint64_stop_is_no_counted_loop(n: int) -> None:
+    """`while i < np.uint64(2**63 + 5)`: read as int64 the stop is negative, and the guard
+    said the loop runs no iteration: unchecked writes until a segfault."""
+    assert_same(while_float_stop, np.arange(5.0), np.zeros(5), np.uint64(n))
