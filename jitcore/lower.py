@@ -13,8 +13,9 @@ Out: low IR: only the machine-level classes of `ir.LOW_IR`, which `codegen` maps
 Holds afterwards: no instruction has an `impl`; phi inputs name the block that now ends each
      expanded predecessor; every array reference is balanced (`refcount`); a loop with guarded
      checks that could vectorize has an unchecked version and a checked cold one, and the
-     checks of loops that could not are inline (`loopversion`); identical raising blocks are
-     one (`raisemerge`).
+     checks of loops that could not are inline (`loopversion`); a loop with clamped indices
+     and no checks runs as three, the middle one unclamped (`loopsplit`); identical raising
+     blocks are one (`raisemerge`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from jitcore.ir import nodes as ir
 from jitcore.ir.builder import LowBuilder
 from jitcore.lib import optional
 from jitcore.lib.layout import normalize_index, shape_of
-from jitcore.loopversion import find_clamps, version_guarded_loops
+from jitcore.loopsplit import find_clamps, split_clamped_loops
+from jitcore.loopversion import version_guarded_loops
 from jitcore.lower_try import redirect_raises, typed_parts
 from jitcore.optimize.domainguards import DomainGuards
 from jitcore.optimize.guards import BoundsGuards
@@ -111,7 +113,8 @@ def lower_function(fn: ir.Function, fastmath: bool = False) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
-    version_guarded_loops(fn, made_guards, fastmath, [clamp.lowered(mapped) for clamp in clamps])
+    version_guarded_loops(fn, made_guards, float_sums_vectorize=fastmath)
+    split_clamped_loops(fn, [clamp.lowered(mapped) for clamp in clamps], made_guards)
     merge_identical_raises(fn)
     return fn
 
