@@ -1,23 +1,25 @@
-"""Index-set splitting of loops with clamped indices (run by `lower` on low IR, after
+"""Index-set splitting of loops with clamped indices (run by `lower` on low IR, before
 `loopversion`).
 
 `a[max(i - 1, 0)]` and `a[min(i + 1, n - 1)]` index with a conditional move, so the loop does
 not vectorize, although the clamps are active only in its first and last iterations. An
-innermost step-1 loop without checks left (proven in range, or the fast version
-`loopversion` made) whose indices are clamps of the counter plus a constant to a
-loop-invariant bound runs as three loops in a row:
+innermost step-1 counted loop (int64 counter and bounds) whose indices are clamps of the counter
+plus a constant to a loop-invariant bound runs as three loops in a row:
 
     split:   first = max(start, k1 - d1, ...) (each max(i + d1, k1)), bounded by stop;
-             last = min(stop, k2 - d2 + 1, ...) (each min(i + d2, k2)), at least first
-    header ...          i in [start, first), the original loop (a cold copy)
-    header.checked ...  i in [first, last), every clamp replaced by its i + d: it vectorizes
-    header.checked ...  i in [last, stop), the original loop again (a cold copy)
+             last = min(stop, k2 - d2 + 1, ...) (each min(i + d2, k2)), at least first;
+             both = stop when one of the loop's bounds guards fails
+    header ...          i in [start, first): the original loop, checked (a cold copy)
+    header.checked ...  i in [first, last): every clamp replaced by its i + d, no guarded
+                        check: it vectorizes
+    header.checked ...  i in [last, stop): the original loop again, checked (a cold copy)
 
 Each loop starts from the values the one before left with; code after them gets the last
 one's (`ir.loopcopy`). The bounds saturate at int64's limits, so a clamp to a huge or very
-negative bound only moves iterations to the outer loops. Results are unchanged: the middle
-loop runs only iterations where every clamp returns the value it is replaced by.
-(Issue 17, diagnosis 7: `stencil_clamped` 0.95 -> 1.1x Numba.)
+negative bound only moves iterations to the outer loops. Results, errors and partial writes
+are unchanged: the middle runs only iterations where every clamp returns the value it is
+replaced by and, the guards holding, no check would fire; everything else runs checked, in
+order. (Issue 17, diagnosis 7: `stencil_clamped` 0.95 -> 1.1x Numba.)
 """
 
 from __future__ import annotations
@@ -125,10 +127,12 @@ def _offset_from(v: ir.Value, counter: ir.Value) -> int | None:
 
 
 def split_clamped_loops(fn: ir.Function, clamps: list[Clamp], guards: set[ir.Value]) -> None:
-    """Run each innermost loop with clamped indices, and no checks left to make, as three:
-    the iterations before every lower clamp lets go, those where no clamp is active (there
-    `max(i - 1, 0)` is `i - 1`: consecutive elements, which vectorize), and the rest. The
-    first and last are cold copies (a few iterations, usually)."""
+    """Run each innermost loop with clamped indices as three: the iterations before every
+    lower clamp lets go, those where no clamp is active (there `max(i - 1, 0)` is `i - 1`:
+    consecutive elements, which vectorize), and the rest. The first and last are cold copies
+    (a few iterations, usually) that make the loop's guarded checks (`guards`); the middle
+    makes none, and runs only when all of the loop's guards hold (else the first loop runs
+    every iteration, checked)."""
     by_header: dict[ir.Block, list[Clamp]] = {}
     for clamp in clamps:
         by_header.setdefault(clamp.header, []).append(clamp)
@@ -137,7 +141,7 @@ def split_clamped_loops(fn: ir.Function, clamps: list[Clamp], guards: set[ir.Val
         body = next((b for h, b in loops if h is header), None)
         if body is None or not _splittable(fn, header, body, loops, guards):
             continue
-        _split(fn, header, body, found)
+        _split(fn, header, body, found, guards)
 
 
 def _splittable(
@@ -159,13 +163,28 @@ def _splittable(
         isinstance(i, ir.NativeCall | ir.ColdLoop) for i in instrs
     ):
         return False
-    return not any(
-        isinstance(b.terminator, ir.Branch) and b.terminator.cond in guards for b in body
-    )
+    # the loop's own guards only: computed before it (an outer loop's are not its to decide)
+    defined = {i for block in body for i in block.instrs}
+    return not any(t.cond in defined for t in _guard_branches(body, guards))
 
 
-def _split(fn: ir.Function, header: ir.Block, body: set[ir.Block], clamps: list[Clamp]) -> None:
+def _guard_branches(body: set[ir.Block], guards: set[ir.Value]) -> list[ir.Branch]:
+    return [
+        b.terminator
+        for b in body
+        if isinstance(b.terminator, ir.Branch) and b.terminator.cond in guards
+    ]
+
+
+def _split(
+    fn: ir.Function,
+    header: ir.Block,
+    body: set[ir.Block],
+    clamps: list[Clamp],
+    guards: set[ir.Value],
+) -> None:
     (entry,) = [p for p in fn.predecessors()[header] if p not in body]
+    conds = list(dict.fromkeys(t.cond for t in _guard_branches(body, guards)))
     (exit_,) = [s for s in header.successors() if s not in body]
     start, stop = clamps[0].start, clamps[0].stop
     # the middle range [first, last): every clamp lets its value through
@@ -181,6 +200,12 @@ def _split(fn: ir.Function, header: ir.Block, body: set[ir.Block], clamps: list[
             last = _smaller(b, last, _minus(b, clamp.bound, clamp.offset - 1))
     first = _smaller(b, first, stop)
     last = _larger(b, last, first)
+    if conds:  # a guard fails: the first loop, checked, runs every iteration
+        all_hold = conds[0]
+        for cond in conds[1:]:
+            all_hold = b.and_(all_hold, cond)
+        first = b.select(all_hold, first, stop)
+        last = b.select(all_hold, last, stop)
     bounds.terminator = ir.Jump(header)
     entry.terminator.replace_successor(header, bounds)  # type: ignore[union-attr]
     for phi in header.phis():
@@ -211,9 +236,15 @@ def _split(fn: ir.Function, header: ir.Block, body: set[ir.Block], clamps: list[
             for instr in block.instrs:
                 if clamped is not None and clamped in instr.operands():
                     instr.replace_operand(clamped, shifted)
+    for original in [blk for blk in body if blk.terminator in _guard_branches(body, guards)]:
+        middle.blocks[original].take_branch(True)  # the middle skips the guarded checks
+        rest.blocks[original].take_branch(False)
+        original.take_branch(False)
     for head in (header, rest.blocks[header]):
         at = len(list(head.phis()))
         head.instrs.insert(at, ir.ColdLoop(name=fn.fresh_name("cold"), type=T.NONE))
+    if conds:
+        fn.remove_unreachable_blocks()
     repair_uses_after(fn, middle, rest)
 
 

@@ -14,7 +14,7 @@ Holds afterwards: no instruction has an `impl`; phi inputs name the block that n
      expanded predecessor; every array reference is balanced (`refcount`); a loop with guarded
      checks that could vectorize has an unchecked version and a checked cold one, and the
      checks of loops that could not are inline (`loopversion`); a loop with clamped indices
-     and no checks runs as three, the middle one unclamped (`loopsplit`); identical raising
+     runs as three, the middle one unclamped and unchecked (`loopsplit`); identical raising
      blocks are one (`raisemerge`).
 """
 
@@ -113,8 +113,8 @@ def lower_function(fn: ir.Function, fastmath: bool = False) -> ir.Function:
         phi.incoming = {last_block.get(p, p): mapped(v) for p, v in phi.incoming.items()}
     redirect_raises(fn, part_of)  # type: ignore[arg-type]
     insert_refcounts(fn)
-    version_guarded_loops(fn, made_guards, float_sums_vectorize=fastmath)
     split_clamped_loops(fn, [clamp.lowered(mapped) for clamp in clamps], made_guards)
+    version_guarded_loops(fn, made_guards, float_sums_vectorize=fastmath)
     merge_identical_raises(fn)
     return fn
 

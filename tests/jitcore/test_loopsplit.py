@@ -68,8 +68,9 @@ def test_a_clamped_stencil_runs_its_middle_vectorized() -> None:
     assert_same(clamped_stencil, np.arange(6.0), np.zeros(6))
     optimized = f.inspect("llvm-opt")
     assert len(re.findall(r"^vector\.body:", optimized, re.M)) == 1
-    # the checked copy, and the iterations before and after the middle: cold
-    assert f.inspect("lower").count("coldloop") == 3
+    # the iterations before and after the middle, checked, are cold copies; with a guard
+    # failing the first runs them all (no fourth, checked copy of the whole loop)
+    assert f.inspect("lower").count("coldloop") == 2
 
 
 @ci_examples(60)
@@ -123,7 +124,7 @@ SPLIT = {
 @pytest.mark.parametrize("f", SPLIT, ids=lambda f: f.__name__)
 def test_the_clamp_properties_run_split_loops(f) -> None:  # noqa: ANN001
     text = _lowered(f, *SPLIT[f])
-    assert re.search(r"^split\.\d+:$", text, re.M) and text.count("coldloop") == 3
+    assert re.search(r"^split\.\d+:$", text, re.M) and text.count("coldloop") == 2
 
 
 def while_clamped(a, out, n, k):  # noqa: ANN001, ANN201
