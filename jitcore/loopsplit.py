@@ -141,7 +141,35 @@ def split_clamped_loops(fn: ir.Function, clamps: list[Clamp], guards: set[ir.Val
         body = next((b for h, b in loops if h is header), None)
         if body is None or not _splittable(fn, header, body, loops, guards):
             continue
-        _split(fn, header, body, found, guards)
+        current = [_as_now(clamp, header, body) for clamp in found]
+        if all(c is not None for c in current):
+            _split(fn, header, body, current, guards)  # type: ignore[arg-type]
+
+
+def _as_now(clamp: Clamp, header: ir.Block, body: set[ir.Block]) -> Clamp | None:
+    """`clamp` with its bound, start and stop read from the IR as it is now: splitting an
+    earlier loop gives the values it computes new definitions after it (`k -= 1` in one loop,
+    `min(j + 1, k)` in the next: the second loop's bound is the first loop's last `k` now, no
+    longer the value recorded before). None when the IR no longer has the expected shape."""
+    select = clamp.call
+    if not isinstance(select, ir.Select) or clamp.shifted not in (select.if_true, select.if_false):
+        return None
+    bound = select.if_false if select.if_true is clamp.shifted else select.if_true
+    counter = clamp.shifted if clamp.offset == 0 else getattr(clamp.shifted, "lhs", None)
+    if not isinstance(counter, ir.Phi) or counter not in header.instrs:
+        return None
+    entry = [p for p in counter.incoming if p not in body]
+    stops = [
+        i.rhs
+        for i in header.instrs
+        if isinstance(i, ir.Compare) and i.op == "lt" and i.lhs is counter
+    ]
+    if len(entry) != 1 or len(stops) != 1:
+        return None
+    inside = {i for block in body for i in block.instrs}
+    if bound in inside or stops[0] in inside:
+        return None  # not invariant (any more): no split
+    return dataclasses.replace(clamp, bound=bound, start=counter.incoming[entry[0]], stop=stops[0])
 
 
 def _splittable(

@@ -158,7 +158,23 @@ class Reaching:
         return value
 
     def finish(self) -> None:
-        """Fill in the inputs of the phis made (which may make more)."""
+        """Fill in the inputs of the phis made (which may make more), then drop the trivial
+        ones: a phi whose inputs are one value (or itself) is that value. Walking back from a
+        use after two loops in a row makes one in the second loop's header, and its value is
+        the second loop's invariant: a pass reading it (`loopsplit`) must see the value."""
+        made = []
         while self.pending:
             block, phi = self.pending.pop()
             phi.incoming = {p: self.at_end(p) for p in self.preds[block]}
+            made.append((block, phi))
+        removed = True
+        while removed:
+            removed = False
+            for block, phi in made:
+                others = {id(v): v for v in phi.incoming.values() if v is not phi}
+                if len(others) != 1 or phi not in block.instrs:
+                    continue
+                (value,) = others.values()
+                block.instrs.remove(phi)
+                self.fn.replace_all_uses(phi, value)
+                removed = True

@@ -153,3 +153,31 @@ def test_loops_counting_to_other_integer_types_are_not_split(kind: type) -> None
     assert_same(while_clamped, a, np.zeros(5), kind(5), 1)
     assert_same(while_clamped, a, np.zeros(5), kind(5), -3)
     assert_same(while_clamped_sum, kind(5))
+
+
+def two_loops(a, m, step):  # noqa: ANN001, ANN201
+    """The second loop's clamp bound is what the first (split) loop left in `k`."""
+    n = a.shape[0]
+    k = step * n
+    for i in range(n):
+        a[i] = a[max(i - 1, 0)]
+        k -= step - 1
+    out = np.zeros(m)
+    for j in range(m):
+        out[j] = a[min(j + 1, k) - 1]
+    return k, out
+
+
+@ci_examples(40)
+@given(
+    a=arrays(np.float64, st.integers(1, 8), elements=FLOATS),
+    m=st.integers(0, 12),
+    step=st.sampled_from([1, 2, 100, 10**6]),
+)
+def test_a_split_loop_feeds_the_next_ones_bounds(a: np.ndarray, m: int, step: int) -> None:
+    """Splitting the first loop gives `k` a new definition after it; the second loop's split
+    bounds read the value recorded before (the first loop's `k` after one iteration): the
+    middle loop ran where the clamp was active, reading past the end of `a` unchecked (found
+    by a hostile review). Trivial phis the repair made in the second loop's header hid the
+    invariant too."""
+    assert_same(two_loops, a, m, step)
