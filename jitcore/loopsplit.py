@@ -10,9 +10,9 @@ plus a constant to a loop-invariant bound runs as three loops in a row:
              last = min(stop, k2 - d2 + 1, ...) (each min(i + d2, k2)), at least first;
              both = stop when one of the loop's bounds guards fails
     header ...          i in [start, first): the original loop, checked (a cold copy)
-    header.checked ...  i in [first, last): every clamp replaced by its i + d, no guarded
+    header.middle ...   i in [first, last): every clamp replaced by its i + d, no guarded
                         check: it vectorizes
-    header.checked ...  i in [last, stop): the original loop again, checked (a cold copy)
+    header.rest ...     i in [last, stop): the original loop again, checked (a cold copy)
 
 Each loop starts from the values the one before left with; code after them gets the last
 one's (`ir.loopcopy`). The bounds saturate at int64's limits, so a clamp to a huge or very
@@ -33,9 +33,9 @@ from jitcore.ir import types as T
 from jitcore.ir.analysis import natural_loops
 from jitcore.ir.builder import LowBuilder
 from jitcore.ir.loopcopy import LoopCopy, repair_uses_after
-from jitcore.loopversion import MAX_VERSIONED_INSTRUCTIONS
-from jitcore.optimize.bce import source
-from jitcore.optimize.guards import BoundsGuards, CountedLoop
+from jitcore.loopversion import MAX_VERSIONED_INSTRUCTIONS, all_hold, mark_cold
+from jitcore.optimize.bce import constant
+from jitcore.optimize.guards import BoundsGuards, CountedLoop, is_min_max
 
 
 @dataclass(frozen=True)
@@ -88,29 +88,28 @@ def _steps_by_one(loop: CountedLoop) -> bool:
     if not all(v.type == T.I64 for v in (loop.counter, loop.start, loop.stop)):
         return False
     return all(
-        isinstance(v, ir.BinOp) and v.lhs is loop.counter and _is_one(source(v.rhs))
+        isinstance(v, ir.BinOp) and v.lhs is loop.counter and _int_constant(v.rhs) == 1
         for p, v in loop.counter.incoming.items()
         if p in loop.all_blocks
     )
 
 
-def _is_one(v: ir.Value) -> bool:
-    return isinstance(v, ir.Const) and type(v.value) is int and v.value == 1
+def _int_constant(v: ir.Value) -> int | None:
+    c = constant(v)
+    return c if type(c) is int else None
 
 
 def _clamp(
     instr: ir.Instr, loop: CountedLoop, bounds: BoundsGuards
 ) -> tuple[ir.Value, ir.Value, int, bool] | None:
     """(i + d, k, d, is max) when `instr` is `max(i + d, k)` / `min(i + d, k)` (either order)."""
-    if not (isinstance(instr, ir.Call) and instr.type == T.I64 and len(instr.args) == 2):
+    if not (is_min_max(instr) and instr.type == T.I64 and len(instr.args) == 2):  # type: ignore[attr-defined]
         return None
-    func = instr.func
-    if not isinstance(func, ir.Const) or func.value not in (min, max) or instr.kwargs:
-        return None
+    assert isinstance(instr, ir.Call) and isinstance(instr.func, ir.Const)
     for shifted, bound in (instr.args, instr.args[::-1]):
         offset = _offset_from(shifted, loop.counter)
         if offset is not None and bound.type == T.I64 and bounds.invariant(bound, loop):
-            return shifted, bound, offset, func.value is max
+            return shifted, bound, offset, instr.func.value is max
     return None
 
 
@@ -120,10 +119,10 @@ def _offset_from(v: ir.Value, counter: ir.Value) -> int | None:
         return 0
     if not (isinstance(v, ir.BinOp) and v.lhs is counter and v.op in ("add", "sub")):
         return None
-    c = source(v.rhs)
-    if not isinstance(c, ir.Const) or type(c.value) is not int or abs(c.value) > 2**32:
+    c = _int_constant(v.rhs)
+    if c is None or abs(c) > 2**32:
         return None
-    return c.value if v.op == "add" else -c.value
+    return c if v.op == "add" else -c
 
 
 def split_clamped_loops(fn: ir.Function, clamps: list[Clamp], guards: set[ir.Value]) -> None:
@@ -193,15 +192,15 @@ def _splittable(
         return False
     # the loop's own guards only: computed before it (an outer loop's are not its to decide)
     defined = {i for block in body for i in block.instrs}
-    return not any(t.cond in defined for t in _guard_branches(body, guards))
+    return not any(
+        blk.terminator.cond in defined  # type: ignore[union-attr]
+        for blk in _guarded_blocks(body, guards)
+    )
 
 
-def _guard_branches(body: set[ir.Block], guards: set[ir.Value]) -> list[ir.Branch]:
-    return [
-        b.terminator
-        for b in body
-        if isinstance(b.terminator, ir.Branch) and b.terminator.cond in guards
-    ]
+def _guarded_blocks(body: set[ir.Block], guards: set[ir.Value]) -> list[ir.Block]:
+    """The blocks of `body` that end by branching on a guard."""
+    return [b for b in body if isinstance(b.terminator, ir.Branch) and b.terminator.cond in guards]
 
 
 def _split(
@@ -212,7 +211,7 @@ def _split(
     guards: set[ir.Value],
 ) -> None:
     (entry,) = [p for p in fn.predecessors()[header] if p not in body]
-    conds = list(dict.fromkeys(t.cond for t in _guard_branches(body, guards)))
+    guarded = _guarded_blocks(body, guards)
     (exit_,) = [s for s in header.successors() if s not in body]
     start, stop = clamps[0].start, clamps[0].stop
     # the middle range [first, last): every clamp lets its value through
@@ -228,18 +227,16 @@ def _split(
             last = _smaller(b, last, _minus(b, clamp.bound, clamp.offset - 1))
     first = _smaller(b, first, stop)
     last = _larger(b, last, first)
-    if conds:  # a guard fails: the first loop, checked, runs every iteration
-        all_hold = conds[0]
-        for cond in conds[1:]:
-            all_hold = b.and_(all_hold, cond)
-        first = b.select(all_hold, first, stop)
-        last = b.select(all_hold, last, stop)
+    if guarded:  # a guard fails: the first loop, checked, runs every iteration
+        holds = all_hold(b, guarded)
+        first = b.select(holds, first, stop)
+        last = b.select(holds, last, stop)
     bounds.terminator = ir.Jump(header)
     entry.terminator.replace_successor(header, bounds)  # type: ignore[union-attr]
     for phi in header.phis():
         phi.incoming = {(bounds if p is entry else p): v for p, v in phi.incoming.items()}
-    middle = LoopCopy(fn, header, body)
-    rest = LoopCopy(fn, header, body)
+    middle = LoopCopy(fn, header, body, "middle")
+    rest = LoopCopy(fn, header, body, "rest")
     # chain the three: header -> middle's header -> rest's header -> the loop's exit; each
     # loop starts from the values the one before it left with
     middle_head, rest_head = middle.blocks[header], rest.blocks[header]
@@ -264,14 +261,13 @@ def _split(
             for instr in block.instrs:
                 if clamped is not None and clamped in instr.operands():
                     instr.replace_operand(clamped, shifted)
-    for original in [blk for blk in body if blk.terminator in _guard_branches(body, guards)]:
+    for original in guarded:
         middle.blocks[original].take_branch(True)  # the middle skips the guarded checks
         rest.blocks[original].take_branch(False)
         original.take_branch(False)
-    for head in (header, rest.blocks[header]):
-        at = len(list(head.phis()))
-        head.instrs.insert(at, ir.ColdLoop(name=fn.fresh_name("cold"), type=T.NONE))
-    if conds:
+    mark_cold(fn, header)
+    mark_cold(fn, rest_head)
+    if guarded:
         fn.remove_unreachable_blocks()
     repair_uses_after(fn, middle, rest)
 

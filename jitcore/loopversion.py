@@ -37,6 +37,7 @@ from __future__ import annotations
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.analysis import dominators, natural_loops
+from jitcore.ir.builder import LowBuilder
 from jitcore.ir.loopcopy import LoopCopy, repair_uses_after
 
 # A function with more loops to version than this keeps the rest as they are (LLVM unswitches
@@ -164,13 +165,11 @@ def _version(
     if len(outside) != 1:
         return False
     (entry,) = outside
-    conds = list(dict.fromkeys(b.terminator.cond for b in branches))  # type: ignore[union-attr]
     copy = LoopCopy(fn, header, body)
     choose = fn.new_block("version")
-    all_hold = conds[0]
-    for cond in conds[1:]:
-        all_hold = _and(fn, choose, all_hold, cond)
-    choose.terminator = ir.Branch(all_hold, header, copy.blocks[header])
+    b = LowBuilder(fn)
+    b.position(choose)
+    choose.terminator = ir.Branch(all_hold(b, branches), header, copy.blocks[header])
     entry.terminator.replace_successor(header, choose)  # type: ignore[union-attr]
     for h in (header, copy.blocks[header]):
         for phi in h.phis():
@@ -182,20 +181,22 @@ def _version(
     for block in branches:  # the fast loop skips its own guarded checks
         block.take_branch(True)
     fn.remove_unreachable_blocks()
-    _mark_cold_loops(fn, set(copy.blocks.values()))
+    mark_cold(fn, copy.blocks[header])  # an innermost loop: the copy holds no other
     repair_uses_after(fn, copy)
     return True
 
 
-def _and(fn: ir.Function, block: ir.Block, a: ir.Value, b: ir.Value) -> ir.Value:
-    instr = ir.BinOp("and", a, b, name=fn.fresh_name("t"), type=T.BOOL)
-    block.instrs.append(instr)
-    return instr
+def all_hold(b: LowBuilder, branches: list[ir.Block]) -> ir.Value:
+    """At `b`: whether every guard the blocks `branches` end by branching on holds."""
+    conds = list(dict.fromkeys(blk.terminator.cond for blk in branches))  # type: ignore[union-attr]
+    holds = conds[0]
+    for cond in conds[1:]:
+        holds = b.and_(holds, cond)
+    return holds
 
 
-def _mark_cold_loops(fn: ir.Function, blocks: set[ir.Block]) -> None:
-    """A `coldloop` at the head of the loop among `blocks` (the checked copy)."""
-    for header, _ in natural_loops(fn):
-        if header in blocks and not any(isinstance(i, ir.ColdLoop) for i in header.instrs):
-            at = len(list(header.phis()))
-            header.instrs.insert(at, ir.ColdLoop(name=fn.fresh_name("cold"), type=T.NONE))
+def mark_cold(fn: ir.Function, header: ir.Block) -> None:
+    """A `coldloop` at the head of the loop `header` (after its phis): codegen's `loopid`
+    asks LLVM not to vectorize or unroll it."""
+    at = len(list(header.phis()))
+    header.instrs.insert(at, ir.ColdLoop(name=fn.fresh_name("cold"), type=T.NONE))

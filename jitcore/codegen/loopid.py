@@ -80,7 +80,7 @@ def marked_back_edges(fn: ir.Function) -> dict[tuple[ir.Block, ir.Block], tuple[
         if dominates(idom, succ, block)
     }
     headers = {h for _, h in edges}
-    cold_heads = {h for h in headers if any(isinstance(i, ir.ColdLoop) for i in h.instrs)}
+    cold_heads = set(filter(_is_cold, headers))
     if len(headers) < 2:
         return {edge: COLD_LOOP if edge[1] in cold_heads else OUTERMOST_LOOP for edge in edges}
     loops = natural_loops(fn, idom)
@@ -103,7 +103,12 @@ def marked_back_edges(fn: ir.Function) -> dict[tuple[ir.Block, ir.Block], tuple[
 def cold_loop_blocks(fn: ir.Function) -> set[ir.Block]:
     """The blocks of the loops marked `coldloop` (none: the usual case, found without any
     analysis)."""
-    heads = {b for b in fn.blocks if any(isinstance(i, ir.ColdLoop) for i in b.instrs)}
+    heads = set(filter(_is_cold, fn.blocks))
     if not heads:
         return set()
     return {block for header, body in natural_loops(fn) if header in heads for block in body}
+
+
+def _is_cold(header: ir.Block) -> bool:
+    """`header` holds a `coldloop` (`jitcore.loopversion.mark_cold`)."""
+    return any(isinstance(i, ir.ColdLoop) for i in header.instrs)

@@ -1,9 +1,10 @@
-"""Copying a function's IR (for the inliner): new blocks and instructions, the same constants,
-types and implementations."""
+"""Copying a function's IR (for the inliner) or some of its blocks (`ir.loopcopy`): new blocks
+and instructions, the same constants, types and implementations."""
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import cast
 
 from jitcore.ir import nodes as ir
@@ -13,22 +14,7 @@ def clone_function(fn: ir.Function) -> ir.Function:
     """A deep copy of `fn`'s blocks and instructions (arguments included)."""
     blocks = {b: ir.Block(b.label) for b in fn.blocks}
     values: dict[ir.Value, ir.Value] = {a: dataclasses.replace(a) for a in fn.args}
-    for block in fn.blocks:
-        for instr in block.instrs:
-            values[instr] = copy_instr(instr)
-    for block in fn.blocks:
-        new_block = blocks[block]
-        for instr in block.instrs:
-            copy = values[instr]
-            assert isinstance(copy, ir.Instr)
-            if isinstance(copy, ir.Phi):
-                copy.incoming = {blocks[p]: values.get(v, v) for p, v in instr.incoming.items()}  # type: ignore[attr-defined]
-            else:
-                for op in set(instr.operands()):
-                    if op in values:
-                        copy.replace_operand(op, values[op])
-            new_block.instrs.append(copy)
-        new_block.terminator = clone_terminator(block.terminator, blocks, values)  # type: ignore[arg-type]
+    copy_blocks(fn.blocks, blocks, values)
     out = ir.Function(
         fn.name,
         [cast(ir.Arg, values[a]) for a in fn.args],
@@ -43,6 +29,39 @@ def clone_function(fn: ir.Function) -> ir.Function:
         if b in blocks
     }
     return out
+
+
+def copy_blocks(
+    blocks: list[ir.Block],
+    new_blocks: dict[ir.Block, ir.Block],
+    values: dict[ir.Value, ir.Value],
+    name: Callable[[ir.Instr], str] | None = None,
+) -> None:
+    """Copy the instructions and terminators of `blocks` into `new_blocks[b]`. Operands map
+    through `values` (given ones, such as arguments, and each instruction's copy, added here)
+    and blocks through `new_blocks`; anything else is shared (a loop copy's entry and exits).
+    `name`: a new SSA name for each copy (copies in the same function need their own)."""
+    for block in blocks:
+        for instr in block.instrs:
+            copy = copy_instr(instr)
+            if name is not None:
+                copy.name = name(instr)
+            values[instr] = copy
+    for block in blocks:
+        new_block = new_blocks[block]
+        for instr in block.instrs:
+            copy = cast(ir.Instr, values[instr])
+            if isinstance(copy, ir.Phi):
+                copy.incoming = {
+                    new_blocks.get(p, p): values.get(v, v)
+                    for p, v in instr.incoming.items()  # type: ignore[attr-defined]
+                }
+            else:
+                for op in set(instr.operands()):
+                    if op in values:
+                        copy.replace_operand(op, values[op])
+            new_block.instrs.append(copy)
+        new_block.terminator = clone_terminator(block.terminator, new_blocks, values)  # type: ignore[arg-type]
 
 
 def copy_instr(instr: ir.Instr) -> ir.Instr:

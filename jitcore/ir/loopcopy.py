@@ -1,7 +1,7 @@
 """Copying a loop inside its function, and the SSA repair that copying needs (for
 `jitcore.loopversion` and `jitcore.loopsplit`, on low IR).
 
-`LoopCopy` copies a loop's blocks and instructions (fresh names, `<label>.checked` blocks),
+`LoopCopy` copies a loop's blocks and instructions (fresh names, `<label>.<suffix>` blocks),
 entered nowhere yet; edges leaving the loop leave the copy too. Once the caller has wired the
 copies in, `repair_uses_after` gives code after the loop the value of whichever copy ran,
 with phis where their paths meet (`Reaching`: Braun et al.'s on-demand SSA construction,
@@ -12,49 +12,32 @@ definitions are given).
 from __future__ import annotations
 
 import re
-from typing import cast
 
 from jitcore.ir import nodes as ir
-from jitcore.ir.clone import clone_terminator, copy_instr
+from jitcore.ir.clone import copy_blocks
 
 
 class LoopCopy:
     """A copy of a loop's blocks in the same function, entered nowhere yet. Edges leaving the
     loop leave the copy too: phis of the blocks they reach get an input from the copy."""
 
-    def __init__(self, fn: ir.Function, header: ir.Block, body: set[ir.Block]) -> None:
+    def __init__(
+        self, fn: ir.Function, header: ir.Block, body: set[ir.Block], suffix: str = "checked"
+    ) -> None:
         self.fn = fn
         ordered = [b for b in fn.blocks if b in body]
         self.blocks: dict[ir.Block, ir.Block] = {
-            b: fn.new_block(f"{_base(b.label)}.checked") for b in ordered
+            b: fn.new_block(f"{_base(b.label)}.{suffix}") for b in ordered
         }
         self.values: dict[ir.Value, ir.Value] = {}
+        copy_blocks(ordered, self.blocks, self.values, lambda i: fn.fresh_name(_base(i.name)))
         for block in ordered:
-            for instr in block.instrs:
-                copy = copy_instr(instr)
-                copy.name = fn.fresh_name(_base(instr.name))
-                self.values[instr] = copy
-        for block in ordered:
-            new = self.blocks[block]
-            for instr in block.instrs:
-                copy = cast(ir.Instr, self.values[instr])
-                if isinstance(copy, ir.Phi):
-                    copy.incoming = {
-                        self.blocks.get(p, p): self.values.get(v, v)
-                        for p, v in instr.incoming.items()  # type: ignore[attr-defined]
-                    }
-                else:
-                    for op in set(instr.operands()):
-                        if op in self.values:
-                            copy.replace_operand(op, self.values[op])
-                new.instrs.append(copy)  # type: ignore[arg-type]
-            new.terminator = clone_terminator(block.terminator, self.blocks, self.values)  # type: ignore[arg-type]
             for succ in block.successors():
                 if succ not in body:  # an exit: its phis hear from the copy as well
                     for phi in succ.phis():
                         if block in phi.incoming:
                             v = phi.incoming[block]
-                            phi.incoming[new] = self.values.get(v, v)
+                            phi.incoming[self.blocks[block]] = self.values.get(v, v)
         self.body = body
 
 

@@ -436,16 +436,17 @@ def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
         axes = axes_arg(ops["axis"], t.ndim, what)
         keepdims = const_flag(ops["keepdims"], "keepdims")
         dtype, exact = npsort.quantile_dtype(t, q, percentile=scale != 1.0)
-        # booleans go through the kernels as uint8 (which cannot subtract them; an exact
-        # quantile only takes items, and any other raises first)
-        work = T.U8 if t.dtype.is_bool else t.dtype
-        work_out = T.U8 if dtype.is_bool else dtype
         q_dtype = qt.dtype if isinstance(qt, T.Array) else qt
         divide_t = q_dtype if q_dtype.is_float and not q.weak else T.F64
         check = call_kernel(npsortk.check_quantiles, [_F64_VEC, T.F64])
         k = call_kernel(
             npextrak.nanquantile_rows,
-            [T.Array(work, 2, "C"), _F64_VEC, T.Array(work_out, 2, "C"), T.BOOL],
+            [
+                T.Array(npsort.kernel_dtype(t.dtype), 2, "C"),
+                _F64_VEC,
+                T.Array(npsort.kernel_dtype(dtype), 2, "C"),
+                T.BOOL,
+            ],
         )
         reduced = npsort._reduced(dtype, t.ndim, axes, keepdims)
         q_ndim = qt.ndim if isinstance(qt, T.Array) else 0
@@ -472,18 +473,7 @@ def _nanquantile_rule(name: str, scale: float) -> Callable[..., Resolved]:
                     return bb.cast(bb.binop("div", bb.cast(xs[0], divide_t), hundred), T.F64)
 
                 elementwise(b, [qs], T.F64, divide, out=qs)
-            if t.dtype.is_bool and not exact:
-                b.raise_if(
-                    ir.Const(True, type=T.BOOL),
-                    TypeError,
-                    "numpy boolean subtract, the `-` operator, is not supported",
-                )
-            r = rows(b, a, axes, work, copy=True)
-            nq = L.shape_of(b, qs, 0)
-            out = L.allocate(b, work_out, [nq, r.count], "C")
-            _call(k, b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)])
-            if work_out != dtype:
-                out = copy_as(b, out, dtype)
+            out, r = npsort.quantile_rows_of(b, k, a, axes, t, dtype, exact, qs)
             if not q_ndim:
                 size = i64(dtype.dtype.itemsize)
                 first = L.make_view(

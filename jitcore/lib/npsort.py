@@ -604,6 +604,43 @@ register_function(
 )(_median_rule)
 
 
+def kernel_dtype(d: T.Scalar) -> T.Scalar:
+    """The dtype the quantile kernels work in: booleans as uint8 (the kernels cannot
+    subtract booleans; an exact quantile only takes items, and any other raises first:
+    `quantile_rows_of`)."""
+    return T.U8 if d.is_bool else d
+
+
+def quantile_rows_of(
+    b: LowBuilder,
+    k: Resolved,
+    a: ir.Value,
+    axes: list[int] | None,
+    t: T.Array,
+    dtype: T.Scalar,
+    exact: bool,
+    qs: ir.Value,
+) -> tuple[ir.Value, Rows]:
+    """The quantiles `qs` (a float64 vector, checked and scaled to [0, 1]) of each lane of `a`
+    along `axes`, by the kernel `k` (lanes, qs, out, exact), as a (len(qs), lanes) array of
+    `dtype`, with the lanes. Interpolating booleans raises TypeError, as NumPy's subtraction
+    of booleans does. Shared by np.quantile / np.percentile and their nan forms (`npextra`)."""
+    if t.dtype.is_bool and not exact:
+        b.raise_if(
+            ir.Const(True, type=T.BOOL),
+            TypeError,
+            "numpy boolean subtract, the `-` operator, is not supported",
+        )
+    r = rows(b, a, axes, kernel_dtype(t.dtype), copy=True)
+    nq = L.shape_of(b, qs, 0)
+    out = L.allocate(b, kernel_dtype(dtype), [nq, r.count], "C")
+    assert k.lower is not None
+    k.lower(b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)], {})
+    if kernel_dtype(dtype) != dtype:
+        out = copy_as(b, out, dtype)
+    return out, r
+
+
 def quantile_dtype(t: T.Array, q: Operand, percentile: bool) -> tuple[T.Scalar, bool]:
     """NumPy's result dtype of a linear quantile (or percentile) of `t` at `q`, and whether
     the quantiles are items taken without interpolating (an integer or boolean q of
@@ -658,14 +695,15 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
         if q_dtype.is_complex:
             raise TypingError(f"{what}: q must be real")
         dtype, exact = quantile_dtype(t, q, percentile=scale != 1.0)
-        # booleans go through the kernel as uint8 (which cannot subtract them; an exact
-        # quantile only takes items, and any other raises first)
-        work = T.U8 if t.dtype.is_bool else t.dtype
-        work_out = T.U8 if dtype.is_bool else dtype
         check = _kernel("check_quantiles", [T.Array(T.F64, 1, "C"), T.F64])
         k = _kernel(
             "quantile_rows",
-            [T.Array(work, 2, "C"), T.Array(T.F64, 1, "C"), T.Array(work_out, 2, "C"), T.BOOL],
+            [
+                T.Array(kernel_dtype(t.dtype), 2, "C"),
+                T.Array(T.F64, 1, "C"),
+                T.Array(kernel_dtype(dtype), 2, "C"),
+                T.BOOL,
+            ],
         )
         reduced = _reduced(dtype, t.ndim, axes, keepdims)
         q_ndim = qt.ndim if isinstance(qt, T.Array) else 0
@@ -693,18 +731,7 @@ def _quantile(name: str, scale: float):  # noqa: ANN202
                     lambda bb, xs: bb.binop("div", xs[0], ir.Const(scale, type=T.F64)),
                     out=qs,
                 )
-            if t.dtype.is_bool and not exact:
-                b.raise_if(
-                    ir.Const(True, type=T.BOOL),
-                    TypeError,
-                    "numpy boolean subtract, the `-` operator, is not supported",
-                )
-            r = rows(b, v[0], axes, work, copy=True)
-            nq = L.shape_of(b, qs, 0)
-            out = L.allocate(b, work_out, [nq, r.count], "C")
-            k.lower(b, [r.rows, qs, out, ir.Const(exact, type=T.BOOL)], {})  # type: ignore[misc]
-            if work_out != dtype:
-                out = copy_as(b, out, dtype)
+            out, r = quantile_rows_of(b, k, v[0], axes, t, dtype, exact, qs)
             if not q_ndim:
                 first = L.make_view(
                     b,

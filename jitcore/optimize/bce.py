@@ -83,7 +83,7 @@ def counted_loop(
                 and _positive_constant(value.rhs)
             ):
                 return None
-            if step is None and not _cannot_wrap(_constant(value.rhs), source(stop)):
+            if step is None and not _cannot_wrap(constant(value.rhs), source(stop)):
                 return None
             if (
                 step is not None
@@ -100,18 +100,12 @@ def _cannot_wrap(step: object, stop: ir.Value) -> bool:
     """A counter below `stop` stepping by `step` stays within int64 (see `counted_loop`)."""
     if step == 1:
         return True
-    return isinstance(step, int) and step <= 2**32 and _is_any_extent(stop)
-
-
-def _is_any_extent(stop: ir.Value) -> bool:
-    """`stop` is `len(x)` or `x.shape[k]` of some array `x`."""
-    if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
-        return isinstance(stop.args[0].type, T.Array)
+    extent = _extent_of(stop)
     return (
-        isinstance(stop, ir.GetItem)
-        and isinstance(stop.obj, ir.GetAttr)
-        and stop.obj.attr == "shape"
-        and isinstance(stop.obj.obj.type, T.Array)
+        isinstance(step, int)
+        and step <= 2**32
+        and extent is not None
+        and isinstance(extent[0].type, T.Array)
     )
 
 
@@ -154,16 +148,23 @@ def _is_extent(stop: ir.Value, array: ir.Value, axis: int) -> bool:
     (the chunk loops of a prange body: `range(max(lo, 0), min(hi, a.shape[0]))`)."""
     if isinstance(stop, ir.Call) and _is(stop.func, min) and not stop.kwargs:
         return any(_is_extent(source(a), array, axis) for a in stop.args)
+    extent = _extent_of(stop)
+    return extent is not None and extent[0] is array and extent[1] == axis
+
+
+def _extent_of(stop: ir.Value) -> tuple[ir.Value, int | None] | None:
+    """(x, axis) when `stop` is `len(x)` (axis 0) or `x.shape[axis]` (axis None when it is
+    not a constant)."""
     if isinstance(stop, ir.Call) and _is(stop.func, len) and len(stop.args) == 1:
-        return axis == 0 and stop.args[0] is array
+        return stop.args[0], 0
     if (
         isinstance(stop, ir.GetItem)
-        and isinstance(stop.index, ir.Const)
-        and stop.index.value == axis
+        and isinstance(stop.obj, ir.GetAttr)
+        and stop.obj.attr == "shape"
     ):
-        shape = stop.obj
-        return isinstance(shape, ir.GetAttr) and shape.attr == "shape" and shape.obj is array
-    return False
+        index = stop.index.value if isinstance(stop.index, ir.Const) else None
+        return stop.obj.obj, index if type(index) is int else None
+    return None
 
 
 def source(v: ir.Value) -> ir.Value:
@@ -182,13 +183,15 @@ def source(v: ir.Value) -> ir.Value:
             return v
 
 
-def _constant(v: ir.Value) -> object:
+def constant(v: ir.Value) -> object:
+    """The value of `v` when it is a constant (seen through casts and range bounds), else
+    None."""
     v = source(v)
     return v.value if isinstance(v, ir.Const) else None
 
 
 def _positive_constant(v: ir.Value) -> bool:
-    c = _constant(v)
+    c = constant(v)
     return isinstance(c, int) and not isinstance(c, bool) and c > 0
 
 
@@ -203,7 +206,7 @@ def _nonnegative_max(v: ir.Value) -> bool:
 
 
 def _nonnegative_constant(v: ir.Value) -> bool:
-    c = _constant(v)
+    c = constant(v)
     return isinstance(c, int) and not isinstance(c, bool) and c >= 0
 
 

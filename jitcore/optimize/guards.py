@@ -122,7 +122,7 @@ class BoundsGuards:
             return self._monotone(v.lhs, loop) and self._monotone(v.rhs, loop)
         if isinstance(v, ir.BinOp) and v.op in _SUB:
             return self._monotone(v.lhs, loop) and self.invariant(v.rhs, loop)
-        if _is_min_max(v):
+        if is_min_max(v):
             return all(self._monotone(a, loop) for a in v.args)  # type: ignore[attr-defined]
         return False
 
@@ -148,7 +148,7 @@ class BoundsGuards:
             op = "add" if v.op in _ADD else "sub"
             overflow = b.intrinsic(f"s{op}_overflows", [lhs, rhs], T.BOOL)
             return b.binop(op, lhs, rhs), b.or_(b.or_(o1, o2), overflow)
-        assert isinstance(v, ir.Call) and _is_min_max(v)
+        assert isinstance(v, ir.Call) and is_min_max(v)
         pick = "gt" if v.func.value is max else "lt"  # type: ignore[attr-defined]
         result, overflow = self._evaluate(b, v.args[0], loop, k, mapped)
         for arg in v.args[1:]:
@@ -165,7 +165,7 @@ def _index_items(index: ir.Value) -> list[ir.Value]:
     return [] if isinstance(index.type, T.Tuple) else [index]
 
 
-def _is_min_max(v: ir.Value) -> bool:
+def is_min_max(v: ir.Value) -> bool:
     return (
         isinstance(v, ir.Call)
         and isinstance(v.func, ir.Const)

@@ -164,6 +164,13 @@ def run_twice_on_one_cache(
     return runs
 
 
+def lowered_text(f: Callable[..., Any], *args: Any) -> str:
+    """The `lower` listing of `f` compiled (`compiled`), after calling it on `args`."""
+    dispatcher = compiled(f)
+    dispatcher(*args)
+    return dispatcher.inspect("lower")
+
+
 def ci_examples(n: int) -> settings:
     """Hypothesis settings with at most `n` examples, except under the `thorough` profile,
     which keeps its own count: for properties whose every example is costly (a compile, a

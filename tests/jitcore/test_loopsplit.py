@@ -12,16 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from tests.jitcore.support import assert_same, ci_examples, compiled
+from tests.jitcore.support import assert_same, ci_examples, compiled, lowered_text
 
 FLOATS = st.floats(-1e6, 1e6, allow_nan=False)
-
-
-def _lowered(f, *args) -> str:  # noqa: ANN001
-    """The `lower` listing of the compiled `f` (after calling it on `args`)."""
-    dispatcher = compiled(f)
-    dispatcher(*args)
-    return dispatcher.inspect("lower")
 
 
 # --- clamped indices -------------------------------------------------
@@ -123,7 +116,7 @@ SPLIT = {
 
 @pytest.mark.parametrize("f", SPLIT, ids=lambda f: f.__name__)
 def test_the_clamp_properties_run_split_loops(f) -> None:  # noqa: ANN001
-    text = _lowered(f, *SPLIT[f])
+    text = lowered_text(f, *SPLIT[f])
     assert re.search(r"^split\.\d+:$", text, re.M) and text.count("coldloop") == 2
 
 

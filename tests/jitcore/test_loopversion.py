@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from jitcore import jit, prange
-from tests.jitcore.support import assert_same, ci_examples, compiled
+from tests.jitcore.support import assert_same, ci_examples, compiled, lowered_text
 
 FLOATS = st.floats(-1e6, 1e6, allow_nan=False)
 
@@ -112,16 +112,9 @@ def parallel_shift(a, out):  # noqa: ANN001, ANN201
     return out
 
 
-def _versions(f, *args) -> str:  # noqa: ANN001
-    """The `lower` listing of the compiled `f` (after calling it on `args`)."""
-    dispatcher = compiled(f)
-    dispatcher(*args)
-    return dispatcher.inspect("lower")
-
-
 def test_a_guarded_loop_has_a_fast_version_and_a_cold_checked_copy() -> None:
     a, out = np.arange(6.0), np.zeros(6)
-    text = _versions(smooth, a, out)
+    text = lowered_text(smooth, a, out)
     assert text.count("coldloop") == 1
     assert re.search(r"^version\.\d+:$", text, re.M)
     optimized = compiled(smooth).inspect("llvm-opt")
@@ -141,7 +134,7 @@ VERSIONED = {
 
 @pytest.mark.parametrize("f", VERSIONED, ids=lambda f: f.__name__)
 def test_the_properties_below_run_versioned_loops(f) -> None:  # noqa: ANN001
-    assert _versions(f, *VERSIONED[f]).count("coldloop") == 1
+    assert lowered_text(f, *VERSIONED[f]).count("coldloop") == 1
 
 
 def shifted_dot(a, b):  # noqa: ANN001, ANN201
@@ -167,9 +160,9 @@ def test_outer_loops_check_inline_and_float_sums_keep_their_guard() -> None:
     """An outer loop's checks run once per row: inline, no guard branch for LLVM to unswitch
     (which copied the whole nest). An innermost float sum cannot vectorize but its check-free
     copy unrolls: it keeps the guard branch, for LLVM's unswitching."""
-    text = _versions(row_sums, np.ones((2, 3)), np.zeros(2))
+    text = lowered_text(row_sums, np.ones((2, 3)), np.zeros(2))
     assert "coldloop" not in text and not GUARD_BRANCH.search(text)
-    text = _versions(shifted_dot, np.ones(3), np.ones(4))
+    text = lowered_text(shifted_dot, np.ones(3), np.ones(4))
     assert "coldloop" not in text and GUARD_BRANCH.search(text)
 
 
@@ -200,7 +193,7 @@ def test_fastmath_versions_match_python(a: np.ndarray, extra: int) -> None:
 
 def test_only_the_innermost_loop_of_a_nest_is_versioned() -> None:
     a = np.ones((2, 3))
-    text = _versions(add2d, a, a, np.zeros((2, 3)))
+    text = lowered_text(add2d, a, a, np.zeros((2, 3)))
     assert text.count("coldloop") == 1  # the outer loop holds the inner one's two versions
 
 
@@ -281,7 +274,7 @@ def test_a_loop_inside_try_still_raises_into_the_handler() -> None:
 )
 def test_loops_calling_raising_kernels_match_python(a: np.ndarray, extra: int) -> None:
     assert_same(calls, a, np.zeros(max(a.shape[0] + extra, 0), dtype=np.int64))
-    assert "coldloop" not in _versions(calls, np.arange(3), np.zeros(4, dtype=np.int64))
+    assert "coldloop" not in lowered_text(calls, np.arange(3), np.zeros(4, dtype=np.int64))
 
 
 @ci_examples(40)
