@@ -87,6 +87,7 @@ def load(
         dispatcher.py_func.__name__,
         key_seconds,
         _python_result(header.get("python_result", True)),
+        bool(header.get("static_data", True)),
     )
 
 
@@ -198,6 +199,7 @@ def store(dispatcher: Dispatcher, overload: pipeline.Overload, owner_of: OwnerLo
         "python_result": overload.record.python_result,
         "symbol": overload.symbol,
         "callees": callees,
+        "static_data": overload.record.static_data,
         "compile_seconds": {k: round(v, 6) for k, v in overload.record.stages.items()},
     }
     assert overload.cache_key is not None

@@ -582,7 +582,10 @@ class Dispatcher:
         return self.with_options(**{f: getattr(caller.options, f) for f in fields})
 
     def clear(self) -> None:
-        """Forget every compiled specialization (the next call compiles again)."""
+        """Forget every compiled specialization (the next call compiles again). Their machine
+        code stays loaded while the dispatcher lives: it may be running (a call that came back
+        into Python, which cleared the dispatcher)."""
+        self._dispatch_generations.extend(o.keep_alive for o in self._overloads.values())
         self._overloads.clear()
         self._by_key.clear()
         self._tuple_cases = []

@@ -15,6 +15,7 @@ import ctypes
 import functools
 import hashlib
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -66,7 +67,18 @@ _new_cfunction.restype = ctypes.py_object
 _new_cfunction.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 
 _lock = threading.RLock()
-_libraries: dict[str, llvm.ResourceTracker] = {}  # symbol -> the library defining it
+# symbol -> the library defining it, while something keeps that library alive: the overloads
+# linked from it (`NativeFunction.library`) and the libraries that call into it
+# (`NativeFunction.depends`). A library nothing keeps is unloaded by LLVM (the tracker's
+# disposal): a dropped dispatcher frees its machine code.
+_libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = (
+    weakref.WeakValueDictionary()
+)
+# Every library name linked in this process: ORC cannot reuse the name of an unloaded one.
+_linked_names: set[str] = set()
+# Libraries never unloaded: the runtime's, and those holding static blocks (string constants,
+# frozen arrays) that returned arrays and strings may point into after their dispatcher is gone.
+_pinned: list[llvm.ResourceTracker] = []
 
 
 @functools.cache
@@ -89,6 +101,7 @@ class Unit:
     entry: str
     object_code: bytes
     callees: tuple[str, ...] = ()
+    static_data: bool = True  # see `codegen.GeneratedModule.static_data`: never unloaded
 
 
 @dataclass
@@ -100,6 +113,8 @@ class NativeFunction:
     kernel_address: int
     library: llvm.ResourceTracker
     _method_def: _PyMethodDef
+    # the libraries its code calls into (other dispatchers' kernels), kept loaded while it is
+    depends: tuple[llvm.ResourceTracker, ...] = ()
 
 
 def _runtime_object() -> bytes:
@@ -152,7 +167,9 @@ def runtime_symbols() -> dict[str, int]:
         builder.export_symbol(name)
     with _lock:
         tracker = builder.link(jit_engine(), nrt.LIBRARY)
+    _pinned.append(tracker)
     _libraries[nrt.LIBRARY] = tracker
+    _linked_names.add(nrt.LIBRARY)
     addresses = {name: tracker[name] for name in nrt.EXPORTS}
     ctypes.c_void_p.from_address(addresses[nrt.NUMPY_API]).value = numpy_api_address()
     ctypes.c_int64.from_address(addresses[nrt.NUM_THREADS]).value = default_num_threads()
@@ -191,8 +208,14 @@ def link_dispatcher(
     return NativeFunction(func, address, address, tracker, method)
 
 
-def is_linked(symbol: str) -> bool:
+def is_loaded(symbol: str) -> bool:
+    """Whether the library defining `symbol` is loaded now (not unloaded since its link)."""
     return symbol in _libraries
+
+
+def is_linked(symbol: str) -> bool:
+    """Whether `symbol` names a library linked in this process, loaded or not since."""
+    return symbol in _linked_names
 
 
 def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
@@ -201,7 +224,7 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         runtime_symbols()
         builder = llvm.JITLibraryBuilder().add_current_process()
         own = {u.kernel for u in units}
-        deps = [_libraries["jitcore.runtime"].name]
+        deps = [_libraries[nrt.LIBRARY]]
         imports: dict[str, int] = {}
         for unit in units:
             builder.add_object_img(unit.object_code)
@@ -209,10 +232,10 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
             builder.export_symbol(unit.kernel).export_symbol(unit.entry)
             for callee in unit.callees:
                 lib = _libraries.get(callee)
-                if callee not in own and lib is not None and lib.name not in deps:
-                    deps.append(lib.name)
+                if callee not in own and lib is not None and lib not in deps:
+                    deps.append(lib)
         for dep in deps:
-            builder.add_jit_library(dep)
+            builder.add_jit_library(dep.name)
         for symbol, address in imports.items():  # SciPy's BLAS, NumPy's LinAlgError...
             builder.import_symbol(symbol, address)
         library_name = units[0].kernel
@@ -222,6 +245,10 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
             raise RuntimeError(f"linking {library_name} failed: {exc}") from None
         for unit in units:
             _libraries[unit.kernel] = tracker
+            _linked_names.add(unit.kernel)
+        if any(unit.static_data for unit in units):
+            _pinned.append(tracker)
+    depends = tuple(deps[1:])
     out = []
     for unit, name in zip(units, names):
         address, kernel_address = tracker[unit.entry], tracker[unit.kernel]
@@ -230,7 +257,7 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         where = _permanent_method_def(name.encode(), address, METH_FASTCALL)
         func = _new_cfunction(where, None, None)
         method = _PyMethodDef.from_address(where)
-        out.append(NativeFunction(func, address, kernel_address, tracker, method))
+        out.append(NativeFunction(func, address, kernel_address, tracker, method, depends))
     return out
 
 

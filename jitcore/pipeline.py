@@ -61,6 +61,7 @@ class CompileRecord:
     object_code: bytes = b""
     inline_ir: ir.Function | None = None
     callees: list[str] = field(default_factory=list)
+    static_data: bool = True  # `codegen.GeneratedModule.static_data` (True when unknown)
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -186,6 +187,7 @@ def run_pipeline(
         record.texts["llvm-opt"] = str(ref)
     record.llvm_module = ref
     record.callees = generated.callees
+    record.static_data = generated.static_data
     return record
 
 
@@ -251,6 +253,7 @@ def load_cached(
     name: str,
     key_seconds: float,
     python_result: object = True,
+    static_data: bool = True,
 ) -> Overload:
     """The `cache-load` stage: link object code read from the disk cache; it replaces every
     stage after `parse` (whose time is the cache key's here)."""
@@ -259,6 +262,7 @@ def load_cached(
     record.python_result = python_result
     record.object_code = object_code
     record.callees = list(callees)
+    record.static_data = static_data
     (native,) = link([record], [name])
     record.stages = {"parse": key_seconds, CACHE_STAGE: time.perf_counter() - start}
     return Overload(signature, return_type, symbol, record, native.callable, native)
@@ -268,7 +272,9 @@ def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.Na
     """Link a group of specializations (mutually recursive ones together) into the JIT."""
     start = time.perf_counter()
     units = [
-        machine_code.Unit(r.symbol, f"{r.symbol}.py", r.object_code, tuple(r.callees))
+        machine_code.Unit(
+            r.symbol, f"{r.symbol}.py", r.object_code, tuple(r.callees), r.static_data
+        )
         for r in records
     ]
     natives = machine_code.link(units, names)

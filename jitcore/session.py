@@ -30,7 +30,8 @@ import hashlib
 import re
 import threading
 import time
-from collections.abc import Iterator
+import weakref
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -85,7 +86,8 @@ class SymbolTable:
 
     def __init__(self) -> None:
         self._names: dict[str, int] = {}  # symbol -> serial of the dispatcher that named it
-        self.owners: dict[str, tuple[Dispatcher, Signature]] = {}
+        # symbol -> its dispatcher (weakly: a dropped dispatcher's code is unloaded) and signature
+        self._owners: dict[str, tuple[weakref.ref[Dispatcher], Signature]] = {}
 
     def name_for(self, dispatcher: Dispatcher, sig: Signature) -> str:
         """A symbol for `dispatcher`'s specialization `sig`: stable across processes (the cache
@@ -110,7 +112,26 @@ class SymbolTable:
         return name
 
     def owner(self, symbol: str) -> tuple[Dispatcher, Signature] | None:
-        return self.owners.get(symbol)
+        """Who compiled `symbol`, for `sig`; None if unknown or no longer alive."""
+        found = self._owners.get(symbol)
+        if found is None:
+            return None
+        dispatcher = found[0]()
+        return None if dispatcher is None else (dispatcher, found[1])
+
+    def set_owner(self, symbol: str, dispatcher: Dispatcher, sig: Signature) -> None:
+        self._owners[symbol] = (weakref.ref(dispatcher, self._forget(symbol)), sig)
+
+    def _forget(self, symbol: str) -> Callable[[object], None]:
+        """The callback that drops `symbol`'s entry when its dispatcher is collected."""
+        owners = self._owners
+
+        def forget(_ref: object) -> None:
+            found = owners.get(symbol)
+            if found is not None and found[0] is _ref:
+                del owners[symbol]
+
+        return forget
 
 
 SYMBOLS = SymbolTable()
@@ -201,7 +222,7 @@ def _load_or_compile(
                 return compile_fresh(session, dispatcher, sig)
         overload = cached.load(directory, key, dispatcher, sig, key_seconds, _compile_callee)
         if overload is not None:
-            SYMBOLS.owners[overload.symbol] = (dispatcher, sig)
+            SYMBOLS.set_owner(overload.symbol, dispatcher, sig)
             dispatcher.add_overload(overload)
             return overload
         session.cache_keys[(id(dispatcher), sig)] = key
@@ -234,7 +255,7 @@ def compile_fresh(
     if record is None:
         return None
     overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
-    SYMBOLS.owners[record.symbol] = (dispatcher, sig)
+    SYMBOLS.set_owner(record.symbol, dispatcher, sig)
     overload.cache_key = session.cache_keys.pop((id(dispatcher), sig), None)
     pipeline.emit_machine_code(record, dispatcher.options.opt)
     dispatcher.add_overload(overload)

@@ -73,6 +73,14 @@ class GeneratedModule:
     kernel: str  # symbol of the kernel
     entry: str  # symbol of the Python entry point
     callees: list[str] = field(default_factory=list)
+    # Whether the module defines static blocks (string constants, frozen arrays: immortal
+    # blocks in its data), which values leaving a call may point into: its machine code must
+    # then never be unloaded (`machine_code.link`).
+    static_data: bool = False
+
+
+# The names of the globals holding static blocks (`rtstrings`, `utf8`, `frozen`).
+STATIC_DATA_PREFIXES = ("jitcore.str.", "jitcore.frozen.")
 
 
 def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> GeneratedModule:
@@ -103,7 +111,8 @@ def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> Genera
         for c in gen.callees
         if helper_family(c) is None and c not in nrt.EXPORTS and c not in outlined
     )
-    return GeneratedModule(module, symbol, f"{symbol}.py", callees)
+    static_data = any(name.startswith(STATIC_DATA_PREFIXES) for name in module.globals)
+    return GeneratedModule(module, symbol, f"{symbol}.py", callees, static_data)
 
 
 def emit_outlined_loops(module: ll.Module, fn: ir.Function, options: JitOptions) -> set[str]:
