@@ -52,7 +52,7 @@ def typeof(value: object, name: str = "argument") -> T.Type:
         return T.Tuple(tuple(typeof(v, f"{name}[{i}]") for i, v in enumerate(value)))
     if type(value) is np.ndarray:
         return _array_type(value, name)
-    if type(value) is str:
+    if type(value) is str or type(value) is np.str_:  # NumPy's str scalar is a str
         return T.STR
     if type(value) is dict or type(value) is set:
         return _container_type(value, name)  # type: ignore[arg-type]

@@ -100,3 +100,19 @@ def test_lone_surrogates_cross_the_boundary_both_ways() -> None:
     for a in ("\ud800", "a\udfffb\ud83d", "\ud83d\ude00"):
         assert_same(surrogate_constant, a)
         assert_same(compare_all, a, "\ud801")
+
+
+def _lengths(items: list, d: dict, key: str) -> tuple:
+    n = 0
+    for x in items:
+        n += len(x)
+    return n, d[key], key.upper() + "!"
+
+
+@given(a=TEXT, b=TEXT)
+def test_numpy_str_scalars_are_strings(a: str, b: str) -> None:
+    # `np.str_` (what indexing an array of strings gives) is a str subclass
+    items = [np.str_(a), b, np.str_(b)]
+    d = {np.str_(a): 1.0, b: 2.0}
+    assert_same(_lengths, items, d, np.str_(b))
+    assert_same(concat, np.str_(a), np.str_(b))
