@@ -119,15 +119,12 @@ def emit_python_entry(
     status = b.call(kernel, [slot, *values])
     if nogil:
         b.call(declare_function(module, "PyEval_RestoreThread", VOID, [PTR]), [thread_state])
-    for value, arg in zip(values, fn.args):  # the copies of str, dict and set arguments
+    for value, arg in zip(values, fn.args):  # the copies of str, list, dict, set arguments
         if pyobjects.holds_runtime_objects(arg.type):  # type: ignore[arg-type]
             pyobjects.release_unboxed(b, value, arg.type)  # type: ignore[arg-type]
     release = declare_function(module, nrt.RELEASE, VOID, [PTR])
     for block in wrapped:
         nrt.emit_decref(b, block, release)
-    for value, arg in zip(values, fn.args):  # the lists copied in for this call
-        if isinstance(arg.type, T.List):
-            emit_refcount(b, module, value, arg.type, increment=False)
     raised = entry_fn.append_basic_block("raised")
     ok = entry_fn.append_basic_block("ok")
     b.cbranch(b.icmp_unsigned("!=", status, NULL), raised, ok)

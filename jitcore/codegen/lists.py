@@ -61,7 +61,7 @@ def emit_refcount(
     elif isinstance(t, T.Optional):  # None holds null blocks, which counting skips
         emit_refcount(b, module, b.extract_value(value, 1), t.inner, increment)
     elif T.contains_array(t):  # strings, dicts, sets and their views
-        rtdicts.emit_ref(b, value, t, increment)
+        rtdicts.emit_block_ref(b, value, t, increment)
 
 
 # --- the header and the items --------------------------------------------------------------

@@ -157,8 +157,9 @@ def unbox_container(
 
 
 def release_unboxed(b: ll.IRBuilder, value: ll.Value, t: T.Type) -> None:
-    """Drop the strings, dicts and sets unboxing made for `value` (arrays are borrowed)."""
-    if isinstance(t, T.Str | T.Dict | T.Set):
+    """Drop the strings, lists, dicts and sets unboxing made for `value` (arrays are
+    borrowed): a container of them holds references of its own."""
+    if isinstance(t, T.Str | T.List | T.Dict | T.Set):
         rtdicts.emit_ref(b, value, t, False)
     elif isinstance(t, T.Tuple):
         for i, item in enumerate(t.items):
@@ -166,7 +167,8 @@ def release_unboxed(b: ll.IRBuilder, value: ll.Value, t: T.Type) -> None:
 
 
 def holds_runtime_objects(t: T.Type) -> bool:
-    if isinstance(t, T.Str | T.Dict | T.Set):
+    """Whether unboxing a `t` makes runtime objects (`release_unboxed` drops them)."""
+    if isinstance(t, T.Str | T.List | T.Dict | T.Set):
         return True
     return isinstance(t, T.Tuple) and any(holds_runtime_objects(i) for i in t.items)
 

@@ -159,12 +159,18 @@ def equal_values(b: ll.IRBuilder, x: ll.Value, y: ll.Value, t: T.Type) -> ll.Val
 
 
 def emit_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
-    """Incref or decref every reference-counted part of `v` (arrays, strings, containers)."""
+    """Incref or decref every reference-counted part of `v` (arrays, lists, strings,
+    containers, tuples and optionals of them): `lists.emit_refcount`, the one walk over
+    them (a dict's list values were left uncounted here: read twice, a value was freed)."""
+    from jitcore.codegen import lists  # builds on this module
+
+    lists.emit_refcount(b, b.module, v, t, increment)
+
+
+def emit_block_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
+    """The part of `emit_ref` for strings, Generators, dicts, sets and their views."""
     release = declare_function(b.module, nrt.RELEASE, VOID, [PTR])
-    if isinstance(t, T.Array):
-        block = b.extract_value(v, 0)
-        nrt.emit_incref(b, block) if increment else nrt.emit_decref(b, block, release)
-    elif isinstance(t, T.Str | T.Generator):  # (an owned Generator: its block holds no refs)
+    if isinstance(t, T.Str | T.Generator):  # (an owned Generator: its block holds no refs)
         nrt.emit_incref(b, v) if increment else nrt.emit_decref(b, v, release)
     elif isinstance(t, T.Dict | T.Set):
         if increment:
@@ -173,10 +179,8 @@ def emit_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
             b.call(dispose(b.module, t), [v])
     elif isinstance(t, T.View):
         emit_ref(b, b.extract_value(v, 0), t.container, increment)
-    elif isinstance(t, T.Tuple):
-        for i, item in enumerate(t.items):
-            if T.contains_array(item):
-                emit_ref(b, b.extract_value(v, i), item, increment)
+    else:
+        raise InternalCompilerError(f"no reference count for {t}")
 
 
 # --- the header and entries ---------------------------------------------------------------

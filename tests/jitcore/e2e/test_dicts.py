@@ -315,3 +315,31 @@ def test_unsupported_uses_are_errors_with_a_hint(f, args: tuple, message: str) -
     with pytest.raises((TypingError, UnsupportedError), match=message) as info:
         jit(mode="compiled")(f)(*args)
     assert "hint:" in str(info.value)
+
+
+def list_values(d: dict, pairs: dict, k: str) -> tuple:
+    twice = len(d[k]) + len(d[k])  # each read takes a reference of its own
+    for key, v in d.items():
+        twice += len(v)
+    for v in d.values():
+        twice += len(v)
+    return twice, len(pairs[k][0]) + len(pairs[k][0]), d[k]
+
+
+@given(
+    d=st.dictionaries(
+        st.text(max_size=3), st.lists(st.integers(-5, 5), min_size=1, max_size=4), min_size=1
+    )
+)
+def test_list_values_of_an_argument_are_reference_counted(d: dict) -> None:
+    # a dict argument's list values (and tuples holding lists) used to be read without a
+    # reference of their own: reading one twice freed it (heap corruption)
+    k = next(iter(d))
+    pairs = {key: (v, len(v)) for key, v in d.items()}
+    assert_same(list_values, d, pairs, k)
+    f = jit(mode="compiled")(list_values)
+    f(d, pairs, k)
+    before = runtime.live_bytes(), runtime.live_blocks()
+    for _ in range(20):
+        assert f(d, pairs, k) == list_values(d, pairs, k)
+    assert (runtime.live_bytes(), runtime.live_blocks()) == before
