@@ -71,9 +71,7 @@ _lock = threading.RLock()
 # linked from it (`NativeFunction.library`) and the libraries that call into it
 # (`NativeFunction.depends`). A library nothing keeps is unloaded by LLVM (the tracker's
 # disposal): a dropped dispatcher frees its machine code.
-_libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = (
-    weakref.WeakValueDictionary()
-)
+_libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = weakref.WeakValueDictionary()
 # Every library name linked in this process: ORC cannot reuse the name of an unloaded one.
 _linked_names: set[str] = set()
 # Libraries never unloaded: the runtime's, and those holding static blocks (string constants,

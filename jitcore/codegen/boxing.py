@@ -16,7 +16,7 @@ from __future__ import annotations
 from llvmlite import ir as ll
 
 from jitcore.codegen import pyobjects, rtrandom
-from jitcore.codegen.lists import box_list, emit_refcount, unbox_list
+from jitcore.codegen.lists import box_list, unbox_list
 from jitcore.codegen.rtstrings import IMMORTAL
 from jitcore.codegen.types import (
     EXC_DESCRIPTOR,

@@ -319,7 +319,7 @@ def test_unsupported_uses_are_errors_with_a_hint(f, args: tuple, message: str) -
 
 def list_values(d: dict, pairs: dict, k: str) -> tuple:
     twice = len(d[k]) + len(d[k])  # each read takes a reference of its own
-    for key, v in d.items():
+    for _key, v in d.items():
         twice += len(v)
     for v in d.values():
         twice += len(v)
