@@ -112,6 +112,10 @@ def join(b: LowBuilder, parts: list[ir.Value], axis: int, dtype: T.Scalar) -> ir
                     "all the input array dimensions except for the concatenation axis must "
                     "match exactly",
                 )
+        # the lengths are >= 0: a sum beyond int64 wrapped, and the copies wrote past the
+        # allocation of the wrapped size
+        too_big = b.intrinsic("sadd_overflows", [total, ps[axis]], T.BOOL)
+        b.raise_if(too_big, ValueError, TOO_BIG)
         total = b.binop("add", total, ps[axis])
     shape = list(first)
     shape[axis] = total

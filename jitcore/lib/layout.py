@@ -184,13 +184,26 @@ def make_view(
 def allocate(
     b: LowBuilder, dtype: T.Scalar, shapes: list[ir.Value], layout: str = "C"
 ) -> ir.Value:
-    """A new uninitialized array owning a fresh runtime block (MemoryError if none).
-
-    The size is checked as NumPy checks it, dimension by dimension: a negative one is a
-    ValueError, and so is a product of the non-zero ones and the item size beyond int64
-    ("array is too big"), even when another dimension is 0; no wrapped size is allocated."""
+    """A new uninitialized array owning a fresh runtime block (MemoryError if none), its size
+    checked first (`checked_nbytes`): no wrapped size is allocated."""
     shapes = [b.cast(s, T.I64) for s in shapes]
-    checked: ir.Value = i64(dtype.dtype.itemsize)  # item size times the non-zero dimensions
+    nbytes = checked_nbytes(b, shapes, dtype.dtype.itemsize)
+    block = b.emit(ir.Alloc(nbytes, type=T.PTR))
+    b.raise_if(
+        b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
+    )
+    data = b.emit(ir.BlockData(block, type=T.PTR))
+    strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
+    t = T.Array(dtype, len(shapes), cast(Layout, layout) if len(shapes) > 1 else "C")
+    return b.emit(ir.MakeArray(block, data, shapes, strides, fresh=True, type=t))
+
+
+def checked_nbytes(b: LowBuilder, shapes: list[ir.Value], itemsize: int) -> ir.Value:
+    """The bytes an array of `shapes` spans, checked as NumPy checks every array it makes,
+    views included, dimension by dimension: a negative one is a ValueError, and so is a
+    product of the non-zero ones and the item size beyond int64 ("array is too big"), even
+    when another dimension is 0 (then 0 bytes)."""
+    checked: ir.Value = i64(itemsize)  # item size times the non-zero dimensions
     empty: ir.Value | None = None  # whether some dimension is 0
     for s in shapes:
         b.raise_if(b.cmp("lt", s, i64(0)), ValueError, "negative dimensions are not allowed")
@@ -202,15 +215,20 @@ def allocate(
         too_big = b.intrinsic("smul_overflows", [checked, factor], T.BOOL)
         b.raise_if(too_big, ValueError, TOO_BIG)
         checked = b.binop("mul", checked, factor)
-    nbytes = checked if empty is None else b.select(empty, i64(0), checked)
-    block = b.emit(ir.Alloc(nbytes, type=T.PTR))
-    b.raise_if(
-        b.cmp("eq", block, ir.Const(None, type=T.PTR)), MemoryError, "cannot allocate array memory"
-    )
-    data = b.emit(ir.BlockData(block, type=T.PTR))
-    strides = contiguous_strides(b, shapes, dtype.dtype.itemsize, layout)
-    t = T.Array(dtype, len(shapes), cast(Layout, layout) if len(shapes) > 1 else "C")
-    return b.emit(ir.MakeArray(block, data, shapes, strides, fresh=True, type=t))
+    return checked if empty is None else b.select(empty, i64(0), checked)
+
+
+def check_view_shape(b: LowBuilder, shapes: list[ir.Value], itemsize: int) -> None:
+    """NumPy's checks of a view given a new shape by broadcasting (`np.broadcast_to`,
+    `np.broadcast_arrays`): its size must fit int64 ("iterator is too large", multiplied in
+    order), and so must its bytes (`checked_nbytes`). Strides of 0 make any shape cheap, and
+    a wrapped size let later copies and reshapes allocate too little and write past it."""
+    size: ir.Value = i64(1)
+    for s in shapes:
+        too_big = b.intrinsic("smul_overflows", [size, s], T.BOOL)
+        b.raise_if(too_big, ValueError, "iterator is too large")
+        size = b.binop("mul", size, s)
+    checked_nbytes(b, shapes, itemsize)
 
 
 def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:

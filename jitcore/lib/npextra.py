@@ -333,6 +333,8 @@ def _broadcast_arrays(args: list[Operand], kwargs: dict[str, Operand]) -> Resolv
                     "shape mismatch: objects cannot be broadcast to a single shape",
                 )
                 shape[k + offset] = b.select(b.cmp("eq", cur, i64(1)), n, cur)
+        widest = max((d.dtype.itemsize for d in dtypes), default=1)
+        L.check_view_shape(b, shape, widest)
         views = []
         for x, item in zip(arrays, ret.items):
             offset = ndim - x.type.ndim  # type: ignore[union-attr]

@@ -26,6 +26,7 @@ from jitcore.lib import shapekernels
 from jitcore.lib.layout import (
     TOO_BIG,
     Layout,
+    check_view_shape,
     contiguous_strides,
     data_of,
     index_values,
@@ -616,6 +617,7 @@ def _broadcast_to(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved |
                 "operands could not be broadcast together with remapped shapes",
             )
             new_strides.append(b.select(b.cmp("eq", m, i64(1)), i64(0), st))
+        check_view_shape(b, target, t.dtype.dtype.itemsize)
         return make_view(b, a, out, data_of(b, a), target, new_strides)
 
     return Resolved((None, None), out, lower)

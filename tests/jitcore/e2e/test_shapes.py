@@ -169,6 +169,30 @@ def test_broadcast_to(a: np.ndarray, n: int) -> None:
     assert_same_arrays(broadcast, a, n)
 
 
+def huge_broadcast(a, rows):  # noqa: ANN001, ANN201
+    v = np.broadcast_to(a, (rows, a.shape[0]))
+    return v.size, v.ravel().shape, np.ascontiguousarray(v).shape
+
+
+def huge_pair(n):  # noqa: ANN001, ANN201
+    x = np.broadcast_to(np.zeros(1), (n, 1))
+    y = np.broadcast_to(np.zeros(1), (1, n))
+    u, v = np.broadcast_arrays(x, y)
+    return u.size, v.shape
+
+
+@given(st.sampled_from([2**62, 2**61, 2**60, 2**63 - 1, 3, 0]), st.integers(1, 4))
+def test_broadcast_to_beyond_int64_raises_as_numpy(rows: int, n: int) -> None:
+    # the size or the bytes of a broadcast view must fit int64: it wrapped, and a copy of the
+    # view allocated the wrapped size and wrote past it (heap corruption)
+    assert_same_arrays(huge_broadcast, np.zeros(n), rows)
+
+
+@given(st.sampled_from([2**32, 2**31 + 1, 5]))
+def test_broadcast_arrays_beyond_int64_raise(n: int) -> None:
+    assert_same_arrays(huge_pair, n)
+
+
 def bool_shape(a, flag):  # noqa: ANN001, ANN201
     return a.reshape(flag, -1)
 
