@@ -415,7 +415,9 @@ class Dispatcher:
             return inner(b, [vals[i] for i in keep], rest_kw)
 
         kw_types = {k: resolved.kwargs.get(k) for k in kwargs}
-        return dataclasses.replace(resolved, args=tuple(arg_types), lower=lower, kwargs=kw_types)
+        return dataclasses.replace(
+            resolved, args=tuple(arg_types), lower=lower, kwargs=kw_types, callee_by_position=False
+        )
 
     def _as_callee(self, args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         from jitcore import session  # a callee is typed while its caller compiles
@@ -490,6 +492,7 @@ class Dispatcher:
             ret,
             lower,
             callee=(self, signature),
+            callee_by_position=order == [("arg", i) for i in range(len(signature))],
             kwargs={k: signature[names.index(k)] for k in kwargs},
             python_result=python_result,
             python_result_exact=self.options.prange_body is not None,

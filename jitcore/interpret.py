@@ -477,6 +477,11 @@ def _keyword(frame: Frame, value: ir.Value) -> Any:
 def _call_jitted(frame: Frame, instr: ir.Call, callee: object) -> Any:
     if instr.kwargs or not isinstance(callee, tuple) or len(callee) != 2:
         raise CannotInterpret(f"cannot interpret {_show(frame.fn, instr)} (keyword arguments)")
+    impl = instr.impl
+    if not (isinstance(impl, Resolved) and impl.callee_by_position):
+        raise CannotInterpret(
+            f"cannot interpret {_show(frame.fn, instr)} (`*args`, defaults or functions passed)"
+        )
     dispatcher, signature = callee
     interp = frame.interp
     fn = interp.source(dispatcher, tuple(signature), interp.stage)

@@ -62,6 +62,11 @@ class Resolved:
     elementwise: object = None
     # For calls of jitted functions: (dispatcher, signature), which the inliner looks at.
     callee: object = None
+    # For calls of jitted functions: whether the call's positional operands are the callee's
+    # parameters, one for one and in order (no `*args` to pack, no default or keyword to add,
+    # no function argument fixed at compile time): only then can the inliner and the IR
+    # interpreter hand them to the callee's IR as they are.
+    callee_by_position: bool = False
     # For calls of jitted functions: which parts of the callee's result are Python numbers
     # rather than NumPy scalars (`typeinfer.Origin`); None for other operations, whose
     # result's origin typeinfer derives from the operation and its operands.

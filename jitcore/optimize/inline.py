@@ -2,7 +2,9 @@
 
 Requires typed SSA; preserves types. A callee is inlined when it was compiled in this process,
 is small (its optimized IR is kept for this when it has at most `MAX_INSTRUCTIONS`), does not
-call itself, has no `try`, and the call passes exactly its parameters by position. The call's
+call itself, has no `try`, and the call passes exactly its parameters by position
+(`Resolved.callee_by_position`: a call of a `*args` function packs its operands into a tuple,
+which a count of operands does not tell). The call's
 block is split: the callee's blocks run in between, each `return v` jumps to the continuation,
 where a phi of the returned values replaces the call. A `raise` in the callee raises from the
 caller, which is what the call would have propagated.
@@ -49,16 +51,14 @@ def _find_site(fn: ir.Function) -> tuple[ir.Block, ir.Call, ir.Function] | None:
             impl = instr.impl
             if not isinstance(impl, Resolved) or impl.callee is None:
                 continue
+            if not impl.callee_by_position:  # `*args` to pack, defaults or keywords to add
+                continue
             dispatcher, signature = cast(tuple[Any, Any], impl.callee)
             overload = dispatcher.overload(signature)
             if overload is None or getattr(overload.record, "inline_ir", None) is None:
                 continue
             callee_ir = overload.record.inline_ir
-            if (
-                len(instr.args) != len(callee_ir.args)
-                or _calls_itself(callee_ir, dispatcher)
-                or _has_try(callee_ir)
-            ):
+            if _calls_itself(callee_ir, dispatcher) or _has_try(callee_ir):
                 continue
             return block, instr, callee_ir
     return None

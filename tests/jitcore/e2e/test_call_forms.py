@@ -83,3 +83,26 @@ def test_defaults_of_nested_functions_are_taken_where_they_are_defined(x: int) -
     each call, seeing later values of the variable)."""
     assert_same(lambda_default_then_rebound, x)
     assert_same(def_default_then_rebound, x)
+
+
+@jit
+def first_of(*args):  # noqa: ANN002, ANN201
+    return args[0]
+
+
+@jit
+def head_and_rest(head, *rest):  # noqa: ANN001, ANN002, ANN201
+    return head, rest
+
+
+def one_argument_to_varargs(x: int, y: float) -> tuple:
+    return first_of(x), first_of((x, 2)), first_of((y,)), head_and_rest(x, y), head_and_rest(x)
+
+
+@given(small, st.floats(-1e3, 1e3))
+def test_varargs_callee_given_as_many_operands_as_parameters(x: int, y: float) -> None:
+    """A small `*args` callee is inlined only when the call passes its parameters as they
+    are: with one operand (or `head, *rest` with two) the operand count equals the parameter
+    count, and the inliner once handed `x` to `args` unpacked (an ICE for a scalar, a tuple
+    with a garbage item for a tuple)."""
+    assert_same(one_argument_to_varargs, x, y)
