@@ -95,14 +95,24 @@ def _drop_placeholders(state_of: dict[ir.Instr, ir.Block]) -> None:
 
 
 def _phis_of_caught(fn: ir.Function, arrivals: dict[ir.Block, dict[ir.Block, ir.Value]]) -> None:
+    """Each `caughtexc` becomes the phi of the exceptions arriving at its block. An arriving
+    exception may itself be another `try`'s `caughtexc` (`raise e` or a bare `raise` inside a
+    nested `try` of a handler), so every phi is made before any is given its incoming values."""
+    phis: dict[ir.Value, tuple[ir.Block, ir.Phi]] = {}
     for block in fn.blocks:
         for instr in list(block.instrs):
             if isinstance(instr, ir.ExcPending):
                 block.instrs.remove(instr)  # a marker whose branch an optimization removed
             if not isinstance(instr, ir.CaughtExc):
                 continue
-            phi = ir.Phi(dict(arrivals.get(block, {})), name=instr.name, type=T.PTR)
+            phi = ir.Phi({}, name=instr.name, type=T.PTR)
             phi.loc = instr.loc
             block.instrs.remove(instr)
             block.instrs.insert(0, phi)
-            fn.replace_all_uses(instr, phi)
+            phis[instr] = (block, phi)
+    for caught, (block, phi) in phis.items():
+        phi.incoming = {
+            pred: phis[value][1] if value in phis else value
+            for pred, value in arrivals.get(block, {}).items()
+        }
+        fn.replace_all_uses(caught, phi)

@@ -125,6 +125,28 @@ def test_reraise_keeps_class_and_message(x: int, bare: bool) -> None:
     assert_same(reraise, x, bare)
 
 
+def reraise_in_nested_try(x: int, bare: bool, catch: bool) -> int:
+    """`raise e` / `raise` inside a `try` of the handler: the nested `try`'s dispatch block
+    receives the outer one's exception (whose phi was once made after the nested one's, which
+    kept the placeholder: an ICE)."""
+    try:
+        return 10 // x
+    except ZeroDivisionError as e:
+        try:
+            if catch:
+                try:
+                    if bare:
+                        raise
+                    raise e
+                except ArithmeticError:
+                    return -1
+            if bare:
+                raise
+            raise e
+        finally:
+            x += 1
+
+
 def raise_another(x: int) -> int:
     try:
         if x > 0:
@@ -140,6 +162,11 @@ def raise_another(x: int) -> int:
 @given(small)
 def test_raise_inside_except(x: int) -> None:
     assert_same(raise_another, x)
+
+
+@given(small, st.booleans(), st.booleans())
+def test_reraise_in_a_nested_try_of_the_handler(x: int, bare: bool, catch: bool) -> None:
+    assert_same(reraise_in_nested_try, x, bare, catch)
 
 
 def nested(x: int, y: int) -> int:
