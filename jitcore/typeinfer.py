@@ -316,19 +316,24 @@ class _Inference:
             return True
         if isinstance(instr, ir.MakeTuple):
             return tuple(self.origin_of(v) for v in instr.items)
+        if isinstance(instr, ir.BinOp) and isinstance(resolved.ret, T.Tuple):
+            # `t + u` of tuples: each item keeps its own
+            return _item_origins(self.origin_of(instr.lhs), self.type_of(instr.lhs)) + (
+                _item_origins(self.origin_of(instr.rhs), self.type_of(instr.rhs))
+            )
         if isinstance(instr, ir.BinOp | ir.UnaryOp | ir.Compare):
             return all(self.is_weak(v) for v in operands)
         if isinstance(instr, ir.GetItem):
-            whole = self.origin_of(instr.obj)
-            if not isinstance(self.type_of(instr.obj), T.Tuple):
+            obj_type = self.type_of(instr.obj)
+            if not isinstance(obj_type, T.Tuple):
                 return False  # an array's element is a NumPy scalar
-            index = instr.index
-            if isinstance(whole, tuple) and isinstance(index, ir.Const):
-                if isinstance(index.value, int) and -len(whole) <= index.value < len(whole):
-                    return whole[index.value]
-                if isinstance(index.value, slice):
-                    return whole[index.value]
-            return _fully(whole)
+            whole = _item_origins(self.origin_of(instr.obj), obj_type)
+            index = self._index(instr.obj, instr.index).const  # `t[1:]`: a constant slice
+            if isinstance(index, int) and -len(whole) <= index < len(whole):
+                return whole[index]
+            if isinstance(index, slice):
+                return whole[index]
+            return _python_numbers(whole, obj_type)  # a variable index: items of one type
         if isinstance(instr, ir.GetAttr):
             if instr.attr in _PYTHON_INT_ATTRS:
                 return True
@@ -364,8 +369,9 @@ class _Inference:
         return self.origin.get(v, False)
 
     def is_weak(self, v: ir.Value) -> bool:
-        """True if `v` is a Python number (or a tuple of them): NumPy 2's weak scalar."""
-        return _fully(self.origin_of(v))
+        """True if `v` is a Python number (or a tuple whose numbers are): NumPy 2's weak
+        scalar. The strings, arrays and None a tuple holds do not count."""
+        return _python_numbers(self.origin_of(v), self.type_of(v))
 
     def _phi_conflict(self, phi: ir.Phi, value: ir.Value, a: T.Type, b: T.Type) -> NoReturn:
         """Report at the definition that brought the second type, which is what to change."""
@@ -791,6 +797,25 @@ def _iterates_tuple(call: ir.Call) -> bool:
 
 def _fully(origin: Origin) -> bool:
     return all(_fully(o) for o in origin) if isinstance(origin, tuple) else origin
+
+
+def _item_origins(origin: Origin, t: T.Type | None) -> tuple[Origin, ...]:
+    """The origin of each item of a tuple of type `t` (one origin for the whole: each item's)."""
+    assert isinstance(t, T.Tuple)
+    if isinstance(origin, tuple) and len(origin) == len(t.items):
+        return origin
+    return (_fully(origin),) * len(t.items)
+
+
+def _python_numbers(origin: Origin, t: T.Type | None) -> bool:
+    """Whether every number in a value of type `t` is a Python number: the strings and None
+    a tuple holds do not count (their origin is False, as for anything not a number)."""
+    if not isinstance(t, T.Tuple):
+        return _fully(origin)
+    return all(
+        isinstance(i, T.Str | T.NoneType) or _python_numbers(o, i)
+        for o, i in zip(_item_origins(origin, t), t.items)
+    )
 
 
 def _meet(a: Origin, b: Origin) -> Origin:

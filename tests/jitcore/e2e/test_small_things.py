@@ -44,6 +44,31 @@ def test_tuple_static_slices(x: int, y: float) -> None:
     assert_same(tuple_slices, x, y)
 
 
+@jit
+def first_and_rest(t):  # noqa: ANN001, ANN201
+    return t[0], t[1:]
+
+
+def tuples_holding_strings(x: int, y: float, d: int) -> tuple:
+    """The numbers of a tuple that holds a string stay Python numbers when it is sliced or
+    concatenated (they once became NumPy scalars: `u[1] / 0.0` gave inf, not Python's
+    ZeroDivisionError)."""
+    t = (x, y, "s", None)
+    u = t[:2] + t[2:] + (x,)
+    v = (("a", x), y)[:1] + t[1::2]
+    w = first_and_rest(t)
+    return t[1:], u, v, w, u[0] // d, v[0][1] % d, v[1] / d, w[1][0] / d, (x, "s")[0] / d
+
+
+@given(small, floats, st.integers(-1, 1))
+def test_python_numbers_in_tuples_holding_strings(x: int, y: float, d: int) -> None:
+    assert_same(tuples_holding_strings, x, y, d)
+    if d:
+        result = jit(tuples_holding_strings, mode="compiled")(x, y, d)
+        assert [type(v) for v in result[1]] == [int, float, str, type(None), int]
+        assert type(result[4]) is int and type(result[6]) is float
+
+
 def frexp_ldexp(x: float, i: int) -> tuple:
     m, e = math.frexp(x)
     return m, e, math.ldexp(m, e), math.ldexp(x, i)
