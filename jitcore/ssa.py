@@ -1002,6 +1002,30 @@ class _Builder:
     def expr_Slice(self, node: ast.Slice) -> ir.Value:
         return self.index(node)
 
+    def _fold_integer_type(self, func: ir.Value, node: ast.Call) -> ir.Const | None:
+        """`np.uint64(9223372036854775808)` of an int literal or global beyond int64 that the
+        type holds: the NumPy scalar itself, so that such an int (which no Python int in
+        compiled code can be) still makes a uint64 constant. Other conversions stay calls."""
+        if not (
+            isinstance(func, ir.Const)
+            and isinstance(func.value, type)
+            and issubclass(func.value, np.integer)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            return None
+        arg = node.args[0]
+        negate = isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.USub)
+        operand = arg.operand if isinstance(arg, ast.UnaryOp) and negate else arg
+        value = operand.value if isinstance(operand, ast.Constant) else self._static_value(operand)
+        if type(value) is not int:
+            return None
+        value = -value if negate else value
+        info = np.iinfo(func.value)
+        if -(2**63) <= value < 2**63 or not info.min <= value <= info.max:
+            return None  # an int64 is typed as one, and converted as any value is
+        return ir.Const(func.value(value))
+
     def expr_Call(self, node: ast.Call) -> ir.Value:
         reduced = reduction(self, node)  # sum/any/all/min/max of an iterable (ssa_iteration)
         if reduced is not None:
@@ -1020,6 +1044,9 @@ class _Builder:
         if listed is not None:
             return listed
         func = self.expr(node.func)
+        converted = self._fold_integer_type(func, node)
+        if converted is not None:
+            return converted
         args = [
             self.emit(ir.Call(ir.Const(spread), [self.expr(a.value)]), a)  # f(*t): starcall
             if isinstance(a, ast.Starred)

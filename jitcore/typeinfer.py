@@ -635,7 +635,12 @@ class _Inference:
         returns = [b for b in self.fn.blocks if isinstance(b.terminator, ir.Return)]
         result: T.Type | None = self.self_return if self.self_return is not None else None
         for block in returns:
-            t = self.type_of(block.terminator.value)  # type: ignore[union-attr]
+            term = block.terminator
+            assert isinstance(term, ir.Return)
+            try:
+                t = self.type_of(term.value)
+            except JitError as err:  # a constant no compiled type holds (`return 2**64 - 1`)
+                raise err.located(term.loc) from err.__cause__
             if t is None or isinstance(t, T.Bottom):
                 continue
             if _holds_opaque(t):  # a module global array, a function: compile-time only

@@ -28,9 +28,13 @@ def const_type(value: object) -> T.Type:
     if isinstance(value, bool):
         return T.BOOL
     if isinstance(value, int):
-        if not -(2**63) <= value < 2**64:
-            raise TypingError(f"the integer constant {value} does not fit in 64 bits")
-        return T.I64 if value < 2**63 else T.U64
+        if not -(2**63) <= value < 2**63:  # a Python int is an int64 (README, "Semantics")
+            raise TypingError(
+                f"the integer constant {value} does not fit in int64 (compiled Python ints "
+                "are int64)",
+                hint="for a uint64 constant write np.uint64(...) of it",
+            )
+        return T.I64
     if isinstance(value, float):
         return T.F64
     if isinstance(value, complex):

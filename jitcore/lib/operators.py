@@ -16,6 +16,8 @@ from __future__ import annotations
 import operator
 from typing import cast
 
+import numpy as np
+
 from jitcore.errors import SourceLoc, TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
@@ -840,6 +842,8 @@ def resolve_getattr(obj: Operand, attr: str, loc: SourceLoc) -> Resolved:
         return arrays.resolve_getattr(obj, attr, loc)
     if isinstance(t, T.Opaque):
         value = getattr(t.obj, attr, None)
+        if isinstance(t.obj, np.iinfo) and isinstance(value, int) and value >= 2**63:
+            return Resolved((None,), T.U64, const=value)  # `np.iinfo(np.uint64).max`
         if value is not None:
             return Resolved((None,), const_type(value), const=value)
     if isinstance(t, T.Generator):  # its compiled methods are in lib.nprandomgen

@@ -472,3 +472,62 @@ def test_loop_items_of_a_global_tuple_of_floats_are_python_floats(x: float, y: f
     assert_same(horner_over, x, y)
     result = jit(horner_over, mode="compiled")(x, 2.0)
     assert type(result) is float
+
+
+BEYOND_INT64 = 2**63
+
+
+def compares_with_big_literal(x):  # noqa: ANN001, ANN201
+    return x < 9223372036854775808
+
+
+def subtracts_from_big_literal(x):  # noqa: ANN001, ANN201
+    return 9223372036854775808 - x
+
+
+def returns_big_literal(x):  # noqa: ANN001, ANN201
+    return 18446744073709551615
+
+
+def compares_with_big_global(x):  # noqa: ANN001, ANN201
+    return x < BEYOND_INT64
+
+
+@pytest.mark.parametrize(
+    "func",
+    [
+        compares_with_big_literal,
+        subtracts_from_big_literal,
+        returns_big_literal,
+        compares_with_big_global,
+    ],
+)
+def test_int_constants_beyond_int64_are_typing_errors(func) -> None:  # noqa: ANN001
+    """A Python int is an int64 in compiled code: a literal in [2**63, 2**64) was a NumPy
+    uint64 (`x < 2**63` compared through float64 and was False for 2**63 - 1, `2**63 - x`
+    was a float), where those of 2**64 and more were already refused."""
+    with pytest.raises(TypingError, match="does not fit in int64"):
+        jit(func, mode="compiled")(2**63 - 1)
+
+
+def uint64_constants(h):  # noqa: ANN001, ANN201
+    return (
+        np.uint64(18446744073709551615),
+        h & np.uint64(0xFFFFFFFFFFFFFFFF),
+        np.uint64(BEYOND_INT64) - h,
+        -9223372036854775808,
+        np.int64(-9223372036854775808),
+    )
+
+
+@given(st.integers(0, 2**63 - 1))
+def test_numpy_integer_types_make_constants_beyond_int64(h: int) -> None:
+    assert_same(uint64_constants, np.uint64(h))
+
+
+def uint64_max(x):  # noqa: ANN001, ANN201
+    return np.iinfo(np.uint64).max > x
+
+
+def test_iinfo_of_uint64_is_a_uint64_constant() -> None:
+    assert compiled(uint64_max)(np.uint64(2**64 - 2)) == np.True_
