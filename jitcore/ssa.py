@@ -44,7 +44,16 @@ from jitcore.ssa_format import formatted_message
 from jitcore.ssa_inline import as_value, assign_lambda, define, return_from_inlined
 from jitcore.ssa_inline import call as inline_call
 from jitcore.ssa_iteration import LoopTargets, for_loop, range_membership, reduction
-from jitcore.ssa_try import TryState, build_try, protect, raise_caught, run_finals
+from jitcore.ssa_try import (
+    UNBOUND,
+    TryState,
+    build_try,
+    protect,
+    raise_caught,
+    raise_unbound,
+    run_finals,
+    unbind_left_handlers,
+)
 from jitcore.starcall import spread
 
 BINOPS = {
@@ -76,8 +85,9 @@ CMPOPS = {
     ast.NotIn: "notin",
 }
 
-# Marks a variable read on a path where Python would raise UnboundLocalError.
-UNDEFINED = ir.Const(MISSING)
+# Marks a variable read on a path where Python would raise UnboundLocalError (also a name
+# `except ... as e` bound, once its handler ended).
+UNDEFINED = UNBOUND
 
 _UNSUPPORTED_STMT_HINTS = {
     ast.With: "move the `with` block outside the jitted function",
@@ -142,6 +152,12 @@ class _Builder:
         self.block: ir.Block = self._new_block("entry")
         self.assigned_names = _assigned_names(parsed.tree)
         self.locals = self.assigned_names | set(parsed.arg_names)
+        # The names `except E as e` binds: variables only `raise e` may read (ssa_try).
+        self.handler_names = {
+            node.name
+            for node in ast.walk(parsed.tree)
+            if isinstance(node, ast.ExceptHandler) and node.name is not None
+        }
         self.undefined_reads: dict[str, ast.AST] = {}
         # Reads of a local that no instruction uses (`y = x`): where each happened (block, the
         # instruction it follows), so a read of a possibly unassigned `x` still raises.
@@ -254,6 +270,7 @@ class _Builder:
                 self.seal(block)
         self.fn.remove_unreachable_blocks()
         replaced = _remove_trivial_phis(self.fn)
+        raise_unbound(self.fn, self.tries)
         self._check_defined()
         _guard_maybe_undefined(self.fn, self._live_copies(replaced))
         return self.fn
@@ -432,10 +449,12 @@ class _Builder:
 
     def stmt_Break(self, node: ast.Break) -> None:
         run_finals(self, leaving_loop=True)
+        unbind_left_handlers(self)
         self._jump(self.loops[-1].break_to, self.parsed.loc(node))
 
     def stmt_Continue(self, node: ast.Continue) -> None:
         run_finals(self, leaving_loop=True)
+        unbind_left_handlers(self)
         self._jump(self.loops[-1].continue_to, self.parsed.loc(node))
 
     def stmt_For(self, node: ast.For) -> None:
@@ -738,6 +757,14 @@ class _Builder:
             if value is UNDEFINED:
                 self.undefined_reads.setdefault(node.id, node)
             return value
+        if node.id in self.handler_names:
+            raise self.unsupported(
+                node,
+                f"the exception `{node.id}` bound by `except ... as {node.id}` can only be "
+                "re-raised",
+                f"`raise {node.id}` or a bare `raise`; str({node.id}) and {node.id}.args are not "
+                "supported",
+            )
         value = self.parsed.env.lookup(node.id)
         if value is MISSING:
             raise self.unsupported(

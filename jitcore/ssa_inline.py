@@ -232,6 +232,8 @@ def _locals_of(target: Nested) -> set[str]:
         for node in ast.walk(stmt):
             if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
                 names.add(node.id)
+            if isinstance(node, ast.ExceptHandler) and node.name is not None:
+                names.add(node.name)  # `except E as e` binds `e`
             if isinstance(node, ast.Nonlocal | ast.Global):
                 names.difference_update(node.names)
     return names
@@ -249,6 +251,12 @@ class _Renamer(ast.NodeTransformer):
         return node
 
     def visit_arg(self, node: ast.arg) -> ast.arg:
+        return node
+
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> ast.ExceptHandler:
+        if node.name in self.renames:
+            node.name = self.renames[node.name]
+        self.generic_visit(node)
         return node
 
 

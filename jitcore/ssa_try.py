@@ -26,9 +26,15 @@ from typing import TYPE_CHECKING, cast
 
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
+from jitcore.ir.markers import MISSING
 
 if TYPE_CHECKING:
     from jitcore.ssa import _Builder
+
+
+# What a name deleted at the end of its handler holds: `ssa.UNDEFINED` (reading it on such a
+# path raises UnboundLocalError).
+UNBOUND = ir.Const(MISSING)
 
 
 @dataclass
@@ -50,8 +56,10 @@ class TryState:
     regions: list[_Region] = field(default_factory=list)
     finals: list[_Final] = field(default_factory=list)
     # The exception each enclosing `except` block handles, innermost last (bare `raise`),
-    # with the name it is bound to (`except E as e`).
-    handling: list[tuple[ir.Value, str | None]] = field(default_factory=list)
+    # with the name it is bound to (`except E as e`) and how many loops enclosed the handler.
+    handling: list[tuple[ir.Value, str | None, int]] = field(default_factory=list)
+    # Each `raise e`, with the name it reads.
+    reraises: dict[ir.RaiseValue, str] = field(default_factory=dict)
 
     @property
     def active(self) -> bool:
@@ -146,9 +154,17 @@ def _try_except(b: _Builder, node: ast.Try) -> None:
             b._jump(body, hloc)
         b.seal(body)
         b._start(body)
-        state.handling.append((exc, handler.name))
-        b.body(handler.body)
+        if handler.name is not None:
+            b.handler_names.add(handler.name)  # (a renamed one, of an inlined function)
+            b.write(handler.name, exc)  # `e` is the exception, a variable that only `raise` reads
+        state.handling.append((exc, handler.name, len(b.loops)))
+        if handler.name is not None and state.active:
+            _unbinding_on_raise(b, handler.body, handler.name)
+        else:
+            b.body(handler.body)
         state.handling.pop()
+        if handler.name is not None:
+            b.write(handler.name, UNBOUND)  # Python deletes `e` when its handler ends
         b._jump(join, hloc)
         if nxt is None:
             break  # a bare `except:` catches everything (Python requires it last)
@@ -158,6 +174,27 @@ def _try_except(b: _Builder, node: ast.Try) -> None:
         b._terminate(ir.RaiseValue(exc, loc=loc))
     b.seal(join)
     b._start(join)
+
+
+def _unbinding_on_raise(b: _Builder, body: list[ast.stmt], name: str) -> None:
+    """A handler's body inside another `try`: an exception leaving it deletes `name` before
+    the enclosing handlers see it (Python's handler is `try: body finally: del name`)."""
+    state: TryState = b.tries
+    dispatch, after = b._new_block("unbind"), b._new_block("handled")
+    state.regions.append(_Region(dispatch))
+    protect(b)
+    b.body(body)
+    state.regions.pop()
+    b._jump(after, b.fn.loc)
+    b.seal(dispatch)
+    b.block = dispatch
+    exc = ir.CaughtExc(name=b.fn.fresh_name("exc"), type=T.PTR, loc=b.fn.loc)
+    dispatch.instrs.append(exc)
+    b.write(name, UNBOUND)
+    protect(b)  # a part of the enclosing `try`, which sees `name` deleted
+    b._terminate(ir.RaiseValue(exc, loc=b.fn.loc))
+    b.seal(after)
+    b._start(after)
 
 
 def _try_finally(b: _Builder, node: ast.Try) -> None:
@@ -205,25 +242,72 @@ def run_finals(b: _Builder, leaving_loop: bool) -> None:
         state.finals, state.regions = saved_finals, saved_regions
 
 
+def unbind_left_handlers(b: _Builder) -> None:
+    """`break` / `continue` leave the handlers inside the innermost loop: their names are
+    deleted, as at the end of the handler."""
+    for _, name, loops in b.tries.handling:
+        if name is not None and loops == len(b.loops):
+            b.write(name, UNBOUND)
+
+
 def raise_caught(b: _Builder, node: ast.Raise) -> bool:
-    """`raise` (bare) and `raise e` inside `except E as e`: raise the handled exception again.
-    False for any other `raise`."""
+    """`raise` (bare) inside an `except` block and `raise e` of a name some `except E as e`
+    binds: raise the handled exception again (`e` is the variable: unbound, as in Python,
+    after its handler ended, and then UnboundLocalError). False for any other `raise`."""
     state: TryState = b.tries
     exc_node = node.exc
-    if exc_node is not None and not (
-        isinstance(exc_node, ast.Name) and any(name == exc_node.id for _, name in state.handling)
-    ):
-        return False
+    loc = b.parsed.loc(node)
+    if exc_node is not None:
+        if not (isinstance(exc_node, ast.Name) and exc_node.id in b.handler_names):
+            return False
+        term = ir.RaiseValue(b.read(exc_node.id), loc=loc)
+        state.reraises[term] = exc_node.id
+        b._terminate(term)
+        return True
     if not state.handling:
         raise b.unsupported(
             node,
             "a bare `raise` outside an `except` block is not supported",
             'raise an exception class with a message: raise ValueError("...")',
         )
-    if exc_node is None:
-        exc = state.handling[-1][0]
-    else:
-        assert isinstance(exc_node, ast.Name)
-        exc = next(v for v, name in reversed(state.handling) if name == exc_node.id)
-    b._terminate(ir.RaiseValue(exc, loc=b.parsed.loc(node)))
+    b._terminate(ir.RaiseValue(state.handling[-1][0], loc=loc))
     return True
+
+
+def raise_unbound(fn: ir.Function, state: TryState) -> None:
+    """A `raise e` where `e` is unbound on every path (its handler ended: Python deleted it)
+    raises UnboundLocalError (once the trivial phis are gone, so that is known); the phis of
+    nothing but UNBOUND it read go."""
+    dead: set[ir.Phi] = set()
+    for block in fn.blocks:
+        term = block.terminator
+        if not (isinstance(term, ir.RaiseValue) and term in state.reraises):
+            continue
+        phis = _unbound_phis(term.value)
+        if phis is None:
+            continue
+        name = state.reraises[term]
+        message = f"cannot access local variable '{name}' where it is not associated with a value"
+        block.terminator = ir.Raise(UnboundLocalError, message, loc=term.loc)
+        dead |= phis
+    used = {id(v) for _, instr in fn.instructions() if instr not in dead for v in instr.operands()}
+    used |= {id(v) for b in fn.blocks if b.terminator for v in b.terminator.operands()}
+    if dead and not any(id(phi) in used for phi in dead):
+        for block in fn.blocks:
+            block.instrs = [i for i in block.instrs if i not in dead]
+
+
+def _unbound_phis(value: ir.Value) -> set[ir.Phi] | None:
+    """The phis `value` is made of if it is UNBOUND on every path (itself, or phis, a loop's,
+    of nothing else); None if it is not."""
+    phis: set[ir.Phi] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, ir.Phi):
+            if v not in phis:
+                phis.add(v)
+                stack.extend(v.incoming.values())
+        elif v is not UNBOUND:
+            return None
+    return phis

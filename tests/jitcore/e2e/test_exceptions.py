@@ -147,6 +147,48 @@ def reraise_in_nested_try(x: int, bare: bool, catch: bool) -> int:
             x += 1
 
 
+def reraise_after_the_handler_ended(x: int, where: int) -> int:
+    """Python deletes the name `except ... as e` binds when that handler ends (also by `break`
+    or `continue`): `raise e` then is an UnboundLocalError, on the paths where it was deleted.
+    Compiled code once re-raised the outer handler's exception, or any earlier one."""
+    try:
+        raise ValueError("outer")
+    except ValueError as e:
+        try:
+            if x > 0:
+                raise KeyError("inner")
+        except KeyError as e:  # noqa: F841
+            pass
+        if where == 0:
+            raise e
+    for i in range(3):
+        try:
+            if i == x:
+                raise IndexError("in the loop")
+        except IndexError as e:  # noqa: F841
+            if i == where:
+                break
+            continue
+    if where == 1:
+        return x
+    raise e  # noqa: F821
+
+
+def reraise_after_the_handler_raised(x: int) -> int:
+    """An exception leaving the handler deletes `e` too, before an enclosing handler runs."""
+    try:
+        try:
+            raise ValueError("a")
+        except ValueError as e:  # noqa: F841
+            if x > 0:
+                raise KeyError("b")  # noqa: B904
+            return 10 // x
+    except LookupError:
+        raise e  # noqa: B904, F821
+    except ZeroDivisionError:
+        return -1
+
+
 def raise_another(x: int) -> int:
     try:
         if x > 0:
@@ -167,6 +209,12 @@ def test_raise_inside_except(x: int) -> None:
 @given(small, st.booleans(), st.booleans())
 def test_reraise_in_a_nested_try_of_the_handler(x: int, bare: bool, catch: bool) -> None:
     assert_same(reraise_in_nested_try, x, bare, catch)
+
+
+@given(small, st.integers(0, 3))
+def test_the_name_except_as_binds_is_deleted_when_its_handler_ends(x: int, where: int) -> None:
+    assert_same(reraise_after_the_handler_ended, x, where)
+    assert_same(reraise_after_the_handler_raised, x)
 
 
 def nested(x: int, y: int) -> int:
@@ -262,7 +310,7 @@ def catches_user_class(x: int) -> int:
 @pytest.mark.parametrize(
     "func, words",
     [
-        (uses_exception_object, "name `e` is not defined"),
+        (uses_exception_object, "bound by `except ... as e` can only be re-raised"),
         (catches_user_class, "only built-in exceptions can be caught"),
     ],
 )
