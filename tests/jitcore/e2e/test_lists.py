@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from jitcore import TypingError, jit, runtime
-from tests.jitcore.support import assert_same
+from tests.jitcore.support import assert_same, compiled
 
 ints = st.lists(st.integers(-(2**40), 2**40), max_size=40)
 floats = st.lists(st.floats(-1e9, 1e9, allow_nan=False), max_size=40)
@@ -528,3 +528,17 @@ def test_a_class_as_key_is_a_typing_error_with_the_way_out() -> None:
     with pytest.raises(TypingError, match="key=float") as info:
         jit(key_is_a_class, mode="compiled")([3, 1, 2])
     assert "lambda x: float(x)" in str(info.value)
+
+
+def nan_identity(a):  # noqa: ANN001, ANN201
+    b = a.copy()
+    return a == b, a[0] in a, a.count(a[0])
+
+
+def test_a_nan_item_never_finds_itself() -> None:
+    """The documented difference (README, deliberate differences): Python takes the very same
+    NaN object as equal (`x is y or x == y`); compiled code holds floats as values and cannot
+    tell one NaN from another, so a NaN equals nothing."""
+    a = [float("nan"), 1.0]
+    assert nan_identity(a) == (True, True, 1)
+    assert compiled(nan_identity)(a) == (False, False, 0)
