@@ -423,6 +423,31 @@ class _Inference:
                 return self.resolve_call(instr, op)
         raise UnsupportedError(f"cannot type `{instr.opcode}` instructions", loc=instr.loc)
 
+    def _outermost_unsupported(self, call: ir.Call, obj: object) -> tuple[ir.Call, object]:
+        """The call to blame for an unsupported call: the call itself, or the call its result
+        is passed to when that one is unsupported too (`map(g, range(n))` is typed from the
+        inside out, and `range` alone is unsupported only as a value)."""
+        while True:
+            outer = next(
+                (
+                    user
+                    for _, user in self.fn.instructions()
+                    if isinstance(user, ir.Call) and call in user.args
+                ),
+                None,
+            )
+            if outer is None or not isinstance(outer.func, ir.Const):
+                return call, obj
+            func = outer.func.value
+            if (
+                lookup_function(func) is not None
+                or _is_dispatcher(func)
+                or is_library_kernel(func)
+                or implicit_dispatcher(func) is not None
+            ):
+                return call, obj
+            call, obj = outer, func
+
     def _index(self, obj: ir.Value, index: ir.Value) -> Operand:
         """An index operand; `t[1:]` of a tuple with a slice of constants is a constant slice
         (the tuple's items are picked at compile time)."""
@@ -495,6 +520,7 @@ class _Inference:
                 err.located(call.loc)
                 raise
         if rule is None:
+            call, obj = self._outermost_unsupported(call, obj)  # `map(f, range(n))`: map
             name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", repr(obj))
             module = getattr(obj, "__module__", None)
             full = f"{module}.{name}" if module and module != "builtins" else name

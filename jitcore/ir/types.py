@@ -347,6 +347,32 @@ def contains_array(t: Type | None) -> bool:
     return False
 
 
+def python_name(t: Type) -> str:
+    """The name Python's messages give a value of type `t` (`'list' object ...`, `not float`):
+    a Python number's, NumPy's for arrays, never jitcore's own spelling (`list(bottom)`)."""
+    if isinstance(t, Scalar):
+        return {"b": "bool", "f": "float", "c": "complex"}.get(t.kind, "int")
+    if isinstance(t, Optional):
+        return python_name(t.inner)
+    names = {
+        NoneType: "NoneType",
+        Tuple: "tuple",
+        Slice: "slice",
+        Array: "numpy.ndarray",
+        List: "list",
+        Str: "str",
+        Dict: "dict",
+        Set: "set",
+        Generator: "numpy.random.Generator",
+    }
+    for cls, name in names.items():
+        if isinstance(t, cls):
+            return name
+    if isinstance(t, Opaque):
+        return type(t.obj).__name__
+    return str(t)
+
+
 def complex_part(t: Scalar) -> Scalar:
     """The float type of a complex number's real and imaginary parts."""
     return F32 if t == C64 else F64

@@ -362,8 +362,12 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
 def _delitem(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     obj, key = args
     t = obj.type
+    if isinstance(t, T.List):
+        raise UnsupportedError(
+            "`del` of list items is not supported", hint="use lst.pop(i) or lst.remove(x)"
+        )
     if not isinstance(t, T.Dict):
-        raise TypingError(f"`del x[...]` needs a dict, not {t}")
+        raise TypingError(f"'{T.python_name(t)}' object doesn't support item deletion")
     if is_unrefined(t):
         return _waiting(t, None, T.NONE)
     cast_key = _item_operand(t.key, key, "dict keys")

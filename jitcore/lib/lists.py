@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from jitcore.errors import TypingError
+from jitcore.errors import TypingError, UnsupportedError
 from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
@@ -276,7 +276,12 @@ def resolve_getitem(obj: Operand, index: Operand) -> Resolved:
 def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
     t = obj.type
     assert isinstance(t, T.List)
-    _check_int_index(index.type, "list assignment")
+    if isinstance(index.type, T.Slice):
+        raise UnsupportedError(
+            "slice assignment to lists is not supported",
+            hint="assign the items one by one, or build a new list (`lst[:i] + new + lst[j:]`)",
+        )
+    _check_int_index(index.type, "list indices")
     _check_store(t, value.type)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
@@ -287,10 +292,17 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand) -> Resolved:
     return Resolved((None, None, _target(t)), T.NONE, lower)
 
 
-def _check_int_index(t: T.Type, what: str) -> None:
+def _check_int_index(t: T.Type, what: str | None) -> None:
+    """An int index, else Python's message: `list indices must be integers or slices, not
+    float`, or for `what=None` (pop, insert) `'float' object cannot be interpreted as an
+    integer`."""
     if not (isinstance(t, T.Scalar) and t.kind in "iub"):
+        name = T.python_name(t)
         raise TypingError(
-            f"{what} must be integers or slices, not {t}", hint="index lists with an int"
+            f"{what} must be integers or slices, not {name}"
+            if what is not None
+            else f"'{name}' object cannot be interpreted as an integer",
+            hint="index lists with an int",
         )
 
 
@@ -337,7 +349,7 @@ def _pop(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         return None
     t = _receiver(args)
     if len(args) == 2:
-        _check_int_index(args[1].type, "pop indices")
+        _check_int_index(args[1].type, None)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         n = length(b, v[0])
@@ -354,7 +366,7 @@ def _insert(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if kwargs or len(args) != 3:
         return None
     t = _receiver(args)
-    _check_int_index(args[1].type, "insert indices")
+    _check_int_index(args[1].type, None)
     _check_store(t, args[2].type)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:

@@ -313,7 +313,7 @@ def _lower_int_floordiv(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir
 
 
 def _lower_int_mod(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:
-    return scalar.int_divmod(b, args[0], args[1])[1]
+    return scalar.int_divmod(b, args[0], args[1], message="integer modulo by zero")[1]
 
 
 def _lower_float_floordiv(b: LowBuilder, args: list[ir.Value], kwargs: dict) -> ir.Value:

@@ -151,15 +151,20 @@ def _integral_power(
 
 
 def int_divmod(
-    b: LowBuilder, x: ir.Value, y: ir.Value, numpy_rules: bool = False
+    b: LowBuilder,
+    x: ir.Value,
+    y: ir.Value,
+    numpy_rules: bool = False,
+    message: str = "integer division or modulo by zero",
 ) -> tuple[ir.Value, ir.Value]:
     """Floor division and modulo of ints: floor correction, and INT_MIN // -1 wrapping instead
-    of trapping. A zero divisor raises ZeroDivisionError (Python), or gives 0 and 0 (NumPy)."""
+    of trapping. A zero divisor raises ZeroDivisionError(message) (Python: `%` alone says
+    "integer modulo by zero"), or gives 0 and 0 (NumPy)."""
     t = x.type
     zero = ir.Const(0, type=t)
     is_zero = b.cmp("eq", y, zero)
     if not numpy_rules:
-        b.raise_if(is_zero, ZeroDivisionError, "integer division or modulo by zero")
+        b.raise_if(is_zero, ZeroDivisionError, message)
     safe_y = b.select(is_zero, ir.Const(1, type=t), y) if numpy_rules else y
     if not t.is_signed:  # type: ignore[union-attr]
         q, r = b.binop("tdiv", x, safe_y), b.binop("trem", x, safe_y)

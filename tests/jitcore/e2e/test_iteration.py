@@ -384,3 +384,13 @@ def test_enumerate_and_zip_walk_dict_keys() -> None:
     """`enumerate(d)` and `zip(d, ...)` walk a dict's keys as `for k in d` does (they once
     indexed the dict with the counter: KeyError 0)."""
     assert_same(walk_keys, {5: 1, 7: 2, -3: 4})
+
+
+def comprehension_over_map(n):  # noqa: ANN001, ANN201
+    return [x for x in map(lambda v: v + 1, range(n))]  # noqa: C417
+
+
+def test_an_unsupported_call_is_named_not_its_argument() -> None:
+    """`range(n)` as a value is unsupported too, and typed first: the error blamed it."""
+    with pytest.raises(UnsupportedError, match="calls to `map` are not supported"):
+        jit(comprehension_over_map, mode="compiled")(3)

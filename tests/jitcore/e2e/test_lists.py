@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from jitcore import TypingError, jit, runtime
+from jitcore import TypingError, UnsupportedError, jit, runtime
 from tests.jitcore.support import assert_same, compiled
 
 ints = st.lists(st.integers(-(2**40), 2**40), max_size=40)
@@ -542,3 +542,42 @@ def test_a_nan_item_never_finds_itself() -> None:
     a = [float("nan"), 1.0]
     assert nan_identity(a) == (True, True, 1)
     assert compiled(nan_identity)(a) == (False, False, 0)
+
+
+def assigns_a_slice(n):  # noqa: ANN001, ANN201
+    lst = [1, 2, 3]
+    lst[0:2] = [n]
+    return lst
+
+
+def deletes_an_item(n):  # noqa: ANN001, ANN201
+    lst = list(range(n))
+    del lst[0]
+    return lst
+
+
+def float_index(x):  # noqa: ANN001, ANN201
+    lst = [1, 2]
+    return lst[x]
+
+
+def pops_a_float(x):  # noqa: ANN001, ANN201
+    lst = [1, 2]
+    return lst.pop(x)
+
+
+@pytest.mark.parametrize(
+    "func, arg, error, words",
+    [
+        (assigns_a_slice, 0, UnsupportedError, "slice assignment to lists is not supported"),
+        (deletes_an_item, 3, UnsupportedError, "`del` of list items is not supported"),
+        (float_index, 0.5, TypingError, "list indices must be integers or slices, not float"),
+        (pops_a_float, 0.5, TypingError, "'float' object cannot be interpreted as an integer"),
+    ],
+)
+def test_list_errors_name_python_types(func, arg, error, words) -> None:  # noqa: ANN001
+    """The messages say what Python's say, never jitcore's own spelling of a type (they
+    printed `slice(i64, i64, none)` and `list(bottom)`)."""
+    with pytest.raises(error) as info:
+        jit(func, mode="compiled")(arg)
+    assert words in str(info.value) and "hint: " in str(info.value)

@@ -531,3 +531,23 @@ def uint64_max(x):  # noqa: ANN001, ANN201
 
 def test_iinfo_of_uint64_is_a_uint64_constant() -> None:
     assert compiled(uint64_max)(np.uint64(2**64 - 2)) == np.True_
+
+
+def int_mod(a, b):  # noqa: ANN001, ANN201
+    return a % b
+
+
+def int_floordiv(a, b):  # noqa: ANN001, ANN201
+    return a // b
+
+
+@pytest.mark.parametrize(
+    "func, message",
+    [(int_mod, "integer modulo by zero"), (int_floordiv, "integer division or modulo by zero")],
+)
+def test_int_division_by_zero_says_what_python_says(func, message) -> None:  # noqa: ANN001
+    with pytest.raises(ZeroDivisionError) as info:
+        compiled(func)(5, 0)
+    with pytest.raises(ZeroDivisionError) as python:
+        func(5, 0)
+    assert str(info.value) == str(python.value) == message
