@@ -224,7 +224,8 @@ def _int_arg(op: Operand | None, what: str) -> None:
 
 def _eye_like(kind: str):  # noqa: ANN202
     """eye(N, M=None, k=0, dtype=float) and tri(N, M=None, k=0, dtype=float): element (i, j)
-    is 1 where j == i + k (eye) or j <= i + k (tri)."""
+    is 1 where j - i == k (eye) or j - i <= k (tri). Indexes are never negative, so `j - i`
+    cannot overflow where `i + k` would wrap for a k near the int64 limits."""
 
     def rule(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         names = ("N", "M", "k", "dtype")
@@ -256,7 +257,7 @@ def _eye_like(kind: str):  # noqa: ANN202
 
             def element(b: LowBuilder, i: ir.Value, j: ir.Value) -> ir.Value:
                 op = "eq" if kind == "eye" else "le"
-                return b.select(b.cmp(op, j, b.binop("add", i, k)), one, zero)
+                return b.select(b.cmp(op, b.binop("sub", j, i), k), one, zero)
 
             _fill_2d(b, out, element)
             return out
@@ -273,7 +274,11 @@ def _eye_like(kind: str):  # noqa: ANN202
 
 _EYE_PARAMS = "N: int, M?: int | None, k?: int, dtype?: dtype"
 register_function(np.eye, params=_EYE_PARAMS)(_eye_like("eye"))
-register_function(np.tri, params=_EYE_PARAMS)(_eye_like("tri"))
+_K_NOTES = (
+    "any int64 `k` is exact: `j - i` is compared with `k`, never `j` with `i + k`, which"
+    " wraps (NumPy raises OverflowError for a `k` near -2**63)"
+)
+register_function(np.tri, params=_EYE_PARAMS, notes=_K_NOTES)(_eye_like("tri"))
 
 
 @register_function(np.identity, params="n: int, dtype?: dtype")
@@ -415,7 +420,8 @@ def _triangle(lower_part: bool):  # noqa: ANN202
             idx: list[ir.Value] = [loop.index for loop in loops]
             src = _element_address(b, a, idx)
             i, j = idx[-2], idx[-1]
-            keep = b.cmp("le" if lower_part else "ge", j, b.binop("add", i, k))
+            # j - i cannot overflow (both are indexes); i + k wraps for a k near the limits
+            keep = b.cmp("le" if lower_part else "ge", b.binop("sub", j, i), k)
             value = b.select(keep, load(b, src, t.dtype), zero)
             store(b, _element_address(b, out, idx), value)
             for loop in reversed(loops):
@@ -427,8 +433,8 @@ def _triangle(lower_part: bool):  # noqa: ANN202
     return rule
 
 
-register_function(np.tril, params="m: array, k?: int")(_triangle(True))
-register_function(np.triu, params="m: array, k?: int")(_triangle(False))
+register_function(np.tril, params="m: array, k?: int", notes=_K_NOTES)(_triangle(True))
+register_function(np.triu, params="m: array, k?: int", notes=_K_NOTES)(_triangle(False))
 
 
 @register_function(np.full_like, params="a: array, fill_value: number, *, dtype?: dtype")

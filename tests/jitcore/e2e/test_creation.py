@@ -92,6 +92,29 @@ def test_tril_triu(a: np.ndarray, k: int) -> None:
     assert_same_arrays(triangles, a, k)
 
 
+def tri_and_triangles(a, k):  # noqa: ANN001, ANN201
+    return np.tri(3, 4, k, dtype=np.int8), np.eye(4, 3, k), np.tril(a, k), np.triu(a, k)
+
+
+INT64_MAX = 2**63 - 1
+
+
+@given(arrays(DTYPES, max_dims=3), st.integers(INT64_MAX - 8, INT64_MAX))
+def test_tri_tril_triu_of_a_k_near_the_int64_maximum(a: np.ndarray, k: int) -> None:
+    # i + k wrapped: rows below the first came out as if k were hugely negative
+    assert_same_arrays(tri_and_triangles, a, k)
+
+
+@given(arrays(DTYPES, max_dims=3), st.integers(-(2**63), -(2**63) + 8))
+def test_tri_tril_triu_of_a_k_near_the_int64_minimum(a: np.ndarray, k: int) -> None:
+    # NumPy raises OverflowError here (its arange(-k, M - k) leaves int64); a k beyond every
+    # diagonal acts as one just past the matrix
+    far = -(max(a.shape[-2:], default=1) + 4)
+    got = jit(mode="compiled")(tri_and_triangles)(a.copy(), k)
+    for g, e in zip(got, tri_and_triangles(a.copy(), far)):
+        np.testing.assert_array_equal(g, e, strict=True)
+
+
 def filled_like(a, x):  # noqa: ANN001, ANN201
     return (
         np.full_like(a, x),
