@@ -402,7 +402,11 @@ def _tile(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     return Resolved((None, None), out_t, lower)
 
 
-@register_function(np.roll, params="a: array, shift: int, axis?: axis")
+@register_function(
+    np.roll,
+    params="a: array, shift: int, axis?: axis",
+    notes="a uint64 shift counts by its value (`np.uint64(2**63)` is not negative)",
+)
 def _roll(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     kwargs = dict(kwargs)
     axis_op = kwargs.pop("axis", args[2] if len(args) > 2 else None)
@@ -418,13 +422,16 @@ def _roll(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     out_t = T.Array(t.dtype, t.ndim, "C")
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        a, shift = v[0], b.cast(v[1], T.I64)
+        a = v[0]
         src = a if axis is not None else S.c_view_or_copy(b, a, [size_of(b, shapes_of(b, a))])
         k = axis or 0
         n = shapes_of(b, src)[k]
         safe = b.select(b.cmp("eq", n, i64(0)), i64(1), n)
-        s = b.binop("trem", shift, safe)
-        s = b.select(b.cmp("lt", s, i64(0)), b.binop("add", s, safe), s)  # in [0, n)
+        if st_ == T.U64:  # NumPy takes the shift's value (int(shift)): 2**63 is not negative
+            s = b.cast(b.binop("trem", v[1], b.cast(safe, T.U64)), T.I64)
+        else:
+            s = b.binop("trem", b.cast(v[1], T.I64), safe)
+            s = b.select(b.cmp("lt", s, i64(0)), b.binop("add", s, safe), s)  # in [0, n)
         out = A.allocate(b, t.dtype, shapes_of(b, src), "C")
 
         def rolled(b: LowBuilder, i: ir.Value) -> ir.Value:

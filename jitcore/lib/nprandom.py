@@ -16,6 +16,7 @@ scalar, any other size a new C-contiguous array of that shape.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -422,40 +423,108 @@ def _int_bound(op: Operand, name: str, what: str = "np.random.randint") -> None:
         raise TypingError(f"{what}: {name} must be an int, not {op.type}")
 
 
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """An integer bound of randint/integers, exact over int64 and uint64: `value` is its bits
+    as an int64, `big` whether it is a uint64 of 2**63 or more (whose bits read as negative)."""
+
+    value: ir.Value
+    big: ir.Value
+
+
+_FALSE = ir.Const(False, type=T.BOOL)
+
+
+def bound_of(b: LowBuilder, x: ir.Value) -> Bound:
+    """The bound `x` (any integer or bool type) as an exact Bound."""
+    value = b.cast(x, T.I64)
+    if x.type != T.U64:
+        return Bound(value, _FALSE)
+    return Bound(value, b.cmp("lt", value, i64(0)))
+
+
+def _both(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    if isinstance(x, ir.Const):
+        return y if x.value else _FALSE
+    return b.and_(x, y)
+
+
+def _either(b: LowBuilder, x: ir.Value, y: ir.Value) -> ir.Value:
+    if isinstance(x, ir.Const):
+        return ir.Const(True, type=T.BOOL) if x.value else y
+    return b.or_(x, y)
+
+
+def _above(b: LowBuilder, x: Bound, c: int) -> ir.Value:
+    """x > c exactly, for a constant c in [-2**63, 2**64]."""
+    if c >= (1 << 64) - 1:
+        return _FALSE
+    if c >= 1 << 63:  # only a big x can be above; their bits order as the values do
+        return _both(b, x.big, b.cmp("gt", x.value, i64(c - (1 << 64))))
+    return _either(b, x.big, b.cmp("gt", x.value, i64(c)))
+
+
+def _below(b: LowBuilder, x: Bound, c: int) -> ir.Value:
+    """x < c exactly, for a constant c in [-2**63, 2**63 - 1]."""
+    return _both(b, _small(b, x), b.cmp("lt", x.value, i64(c)))
+
+
+def _small(b: LowBuilder, x: Bound) -> ir.Value:
+    """x < 2**63: its bits are its value."""
+    return ir.Const(True, type=T.BOOL) if x.big is _FALSE else b.not_(x.big)
+
+
+def _ordered(b: LowBuilder, x: Bound, y: Bound, op: str) -> ir.Value:
+    """x < y (`op` "lt") or x <= y ("le") exactly: a big bound is above every other one, and
+    two bounds on the same side of 2**63 order as their bits do."""
+    same_side = b.cmp(op, x.value, y.value)
+    if x.big is _FALSE and y.big is _FALSE:
+        return same_side
+    differ = b.binop("xor", x.big, y.big, T.BOOL)
+    return b.select(differ, y.big, same_side)
+
+
 def check_bounds(
-    b: LowBuilder, low: ir.Value, high: ir.Value, dtype: T.Scalar, closed: bool = False
+    b: LowBuilder,
+    low: Bound,
+    high: Bound,
+    dtype: T.Scalar,
+    closed: bool = False,
+    sizes: list[ir.Value] | None = None,
 ) -> None:
     """The bounds checks of RandomState.randint (`high` exclusive) and Generator.integers
-    (`closed`: `endpoint=True`), in NumPy's order and with its messages."""
+    (`closed`: `endpoint=True`), in NumPy's order and with its messages; a uint64 bound of
+    2**63 or more is compared as the number it is, as NumPy does. NumPy checks nothing when
+    `size` (its items `sizes`) has no element: it returns the empty array at once."""
+    drawn: ir.Value = ir.Const(True, type=T.BOOL)
+    for n in sizes or ():
+        drawn = _both(b, drawn, b.cmp("ne", n, i64(0)))
+
+    def fail_if(cond: ir.Value, message: str) -> None:
+        b.raise_if(_both(b, drawn, cond) if cond is not _FALSE else cond, ValueError, message)
+
     info = np.iinfo(np.int64) if dtype.is_bool else np.iinfo(dtype.dtype)
     lo_bound, hi_bound = (0, 1) if dtype.is_bool else (int(info.min), int(info.max))
     name = "bool" if dtype.is_bool else dtype.dtype.name
-    int_min = ir.Const(-(1 << 63), type=T.I64)
     if lo_bound > -(1 << 63):
-        b.raise_if(
-            b.cmp("lt", low, ir.Const(lo_bound, type=T.I64)),
-            ValueError,
-            f"low is out of bounds for {name}",
-        )
-    if hi_bound < (1 << 63) - 1:
-        if closed:
-            over = b.cmp("gt", high, ir.Const(hi_bound, type=T.I64))
-        else:  # high - 1 > bound; -2**63 - 1 is below every bound
-            top = b.binop("sub", high, i64(1))
-            over = b.and_(
-                b.cmp("gt", top, ir.Const(hi_bound, type=T.I64)), b.cmp("ne", high, int_min)
-            )
-        b.raise_if(over, ValueError, f"high is out of bounds for {name}")
-    empty = b.cmp("lt" if closed else "le", high, low)
-    zero = "high < 0" if closed else "high <= 0"
-    b.raise_if(b.and_(empty, b.cmp("eq", low, i64(0))), ValueError, zero)
-    b.raise_if(empty, ValueError, "low > high" if closed else "low >= high")
+        fail_if(_below(b, low, lo_bound), f"low is out of bounds for {name}")
+    # high - 1 > bound, written high > bound + 1: high - 1 may leave int64
+    fail_if(
+        _above(b, high, hi_bound if closed else hi_bound + 1), f"high is out of bounds for {name}"
+    )
+    empty = _ordered(b, high, low, "lt" if closed else "le")
+    low_zero = _both(b, _small(b, low), b.cmp("eq", low.value, i64(0)))
+    fail_if(b.and_(empty, low_zero), "high < 0" if closed else "high <= 0")
+    fail_if(empty, "low > high" if closed else "low >= high")
 
 
 @register_function(
     np.random.randint,
     params="low: int, high?: int | None, size?: shape | None, dtype?: dtype",
-    notes="scalar bounds; every integer dtype and bool, each drawn as NumPy draws it",
+    notes=(
+        "scalar bounds, uint64 ones of 2**63 and more included; every integer dtype and bool,"
+        " each drawn as NumPy draws it; an empty `size` checks no bounds, as NumPy"
+    ),
     listed_as="np.random.randint",
 )
 def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
@@ -481,18 +550,24 @@ def _randint(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
         given_low = _value(v, kw, where, "low")
         assert given_low is not None
-        low = b.cast(given_low, T.I64)
-        high = _value(v, kw, where, "high") if has_high else None
-        if high is None:
-            low, high = i64(0), low
+        low = bound_of(b, given_low)
+        given_high = _value(v, kw, where, "high") if has_high else None
+        if given_high is None:
+            low, high = Bound(i64(0), _FALSE), low
         else:
-            high = b.cast(high, T.I64)
-        check_bounds(b, low, high, dtype)
-        values = [low, high, i64(bits), ir.Const(False if dtype.is_bool else 0, type=dtype)]
-        if ndim is not None:
-            size = _value(v, kw, where, "size")
-            assert size is not None
-            values.append(_size_tuple(b, size))
+            high = bound_of(b, given_high)
+        size = _value(v, kw, where, "size") if ndim is not None else None
+        sizes = _shape_values(b, size) if size is not None else None
+        check_bounds(b, low, high, dtype, sizes=sizes)
+        # the kernel takes the bits: high - 1 - low is the range modulo 2**64
+        values = [
+            low.value,
+            high.value,
+            i64(bits),
+            ir.Const(False if dtype.is_bool else 0, type=dtype),
+        ]
+        if sizes is not None:
+            values.append(b.make_tuple(sizes))
         return _call(b, k, values)
 
     dtype_given = not _is_none(_operand(args, kwargs, where, "dtype"))

@@ -21,7 +21,10 @@ from jitcore.ir import nodes as ir
 from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import nprandomgk as G
+from jitcore.lib.arrays import _shape_values
 from jitcore.lib.nprandom import (
+    _FALSE,
+    Bound,
     _bind,
     _call,
     _first,
@@ -37,6 +40,7 @@ from jitcore.lib.nprandom import (
     _sizes_t,
     _value,
     binomial_rule,
+    bound_of,
     check_bounds,
     p_tolerance,
 )
@@ -147,7 +151,10 @@ generator_method("binomial", params="n: int, p: real, size?: shape | None", note
 @generator_method(
     "integers",
     params="low: int, high?: int | None, size?: shape | None, dtype?: dtype, endpoint?: bool",
-    notes="scalar bounds; Lemire's method as NumPy's, for every integer dtype and bool",
+    notes=(
+        "scalar bounds, uint64 ones of 2**63 and more included; Lemire's method as NumPy's,"
+        " for every integer dtype and bool; an empty `size` checks no bounds, as NumPy"
+    ),
 )
 def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     what = "Generator.integers"
@@ -179,18 +186,21 @@ def _integers(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict[str, ir.Value]) -> ir.Value:
         given_low = _value(v, kw, where, "low")
         assert given_low is not None
-        low = b.cast(given_low, T.I64)
-        high = _value(v, kw, where, "high") if has_high else None
-        if high is None:
-            low, high = i64(0), low
+        low = bound_of(b, given_low)
+        given_high = _value(v, kw, where, "high") if has_high else None
+        if given_high is None:
+            low, high = Bound(i64(0), _FALSE), low
         else:
-            high = b.cast(high, T.I64)
-        check_bounds(b, low, high, dtype, closed)
-        top = high if closed else b.binop("sub", high, i64(1))
-        values = [v[0], low, top, i64(bits), ir.Const(False if dtype.is_bool else 0, type=dtype)]
-        size = _value(v, kw, where, "size")
-        if ndim is not None and size is not None:
-            values.append(_size_tuple(b, size))
+            high = bound_of(b, given_high)
+        size = _value(v, kw, where, "size") if ndim is not None else None
+        sizes = _shape_values(b, size) if size is not None else None
+        check_bounds(b, low, high, dtype, closed, sizes)
+        # the kernel takes the bits: top - low is the range modulo 2**64
+        top = high.value if closed else b.binop("sub", high.value, i64(1))
+        zero = ir.Const(False if dtype.is_bool else 0, type=dtype)
+        values = [v[0], low.value, top, i64(bits), zero]
+        if sizes is not None:
+            values.append(b.make_tuple(sizes))
         return _call(b, k, values)
 
     return _result(args, kwargs, k.ret, lower, numpy_scalar=True)  # NumPy: np.int64

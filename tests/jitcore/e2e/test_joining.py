@@ -98,6 +98,20 @@ def test_roll(a: np.ndarray, s: int) -> None:
     assert_same_arrays(rolls, a, s)
 
 
+def rolls_by_an_element(a, u):  # noqa: ANN001, ANN201
+    return np.roll(a, u[0]), np.roll(a, u[0], axis=-1)
+
+
+@given(
+    arrays(max_dims=3),
+    st.sampled_from([np.uint64, np.uint32, np.int64, np.int8]),
+    st.one_of(st.integers(0, 2**64 - 1), st.integers(2**63 - 9, 2**63 + 9)),
+)
+def test_roll_by_an_unsigned_shift(a: np.ndarray, dtype: type, s: int) -> None:
+    # NumPy rolls by the shift's value; a uint64 of 2**63 or more was read as negative
+    assert_same_arrays(rolls_by_an_element, a, np.array([s]).astype(dtype))
+
+
 def flips(a):  # noqa: ANN001, ANN201
     f = np.flip(a)
     g = np.flip(a, 0)

@@ -211,6 +211,66 @@ def test_randint_dtypes(s, n):
     assert_exact(randint_dtypes, s, n)
 
 
+# uint64 values on both sides of 2**63 and at its top: their bits read as int64 are negative
+UINT64 = st.one_of(
+    st.integers(0, 2**64 - 1),
+    st.integers(0, 4),
+    st.integers(2**63 - 3, 2**63 + 3),
+    st.integers(2**64 - 4, 2**64 - 1),
+)
+SMALL_OR_INT64 = st.one_of(st.integers(-3, 3), INT64)
+
+
+def randint_u64_bounds(s, u, n):
+    np.random.seed(s)
+    return np.random.randint(u[0], u[1], n, np.uint64), np.random.randint(
+        u[0], u[1], dtype=np.uint64
+    )
+
+
+def randint_u64_high(s, low, u, n):
+    np.random.seed(s)
+    return np.random.randint(low, u[1], n, dtype=np.uint64)
+
+
+def randint_u64_to_int64(s, u, n):
+    np.random.seed(s)
+    return np.random.randint(u[0], u[1], n), np.random.randint(u[1], size=n)
+
+
+def randint_u64_to_int32(s, u):
+    np.random.seed(s)
+    return np.random.randint(u[1], dtype=np.int32)
+
+
+@pytest.mark.parametrize(
+    "f", [randint_u64_bounds, randint_u64_to_int64, randint_u64_to_int32], ids=lambda f: f.__name__
+)
+@given(s=SEEDS, a=UINT64, b=UINT64, n=SIZES)
+def test_randint_uint64_bounds_beyond_int64(f, s, a, b, n):
+    """A uint64 bound of 2**63 or more is the number it is, not a negative int64: drawn from
+    where the dtype holds it, out of bounds where it does not (NumPy's checks and messages)."""
+    u = np.array([min(a, b), max(a, b)], dtype=np.uint64)
+    args = (s, u, n) if f.__code__.co_argcount == 3 else (s, u)
+    assert_same_arrays(f, *args, ulps=0)
+
+
+@given(SEEDS, SMALL_OR_INT64, UINT64, SIZES)
+def test_randint_signed_low_and_uint64_high(s, low, high, n):
+    assert_same_arrays(randint_u64_high, s, low, np.array([0, high], dtype=np.uint64), n, ulps=0)
+
+
+def randint_nothing(s, low, high, size):
+    np.random.seed(s)
+    return np.random.randint(low, high, size), np.random.randint(low, high, size, np.uint8)
+
+
+@given(SEEDS, SMALL_OR_INT64, SMALL_OR_INT64, st.sampled_from([0, (0,), (3, 0), (0, 2)]))
+def test_randint_of_no_elements_checks_no_bounds(s, low, high, size):
+    """NumPy returns an empty array before it looks at the bounds."""
+    assert_same_arrays(randint_nothing, s, low, high, size, ulps=0)
+
+
 # --- choice, shuffle, permutation ------------------------------------------------------------
 
 

@@ -118,6 +118,64 @@ def test_integers_dtypes(seed, n, bits):
     assert_same_stream(small_ints, seed, n, bits=bits)
 
 
+# uint64 values on both sides of 2**63 and at its top: their bits read as int64 are negative
+UINT64 = st.one_of(
+    st.integers(0, 2**64 - 1),
+    st.integers(0, 4),
+    st.integers(2**63 - 3, 2**63 + 3),
+    st.integers(2**64 - 4, 2**64 - 1),
+)
+
+
+def u64_bounds(g, u, n):
+    return g.integers(u[0], u[1], n, np.uint64), g.integers(u[0], u[1], dtype=np.uint64)
+
+
+def u64_bounds_closed(g, u, n):
+    return g.integers(u[0], u[1], n, np.uint64, endpoint=True)
+
+
+def u64_to_int64(g, u, n):
+    return g.integers(u[0], u[1], n), g.integers(u[1], size=n, endpoint=True)
+
+
+def u64_to_uint8(g, u, n):
+    return g.integers(u[0], u[1], n, np.uint8)
+
+
+def signed_low_u64_high(g, low, u, n):
+    return g.integers(low, u[1], n, np.uint64, endpoint=True)
+
+
+@pytest.mark.parametrize(
+    "f", [u64_bounds, u64_bounds_closed, u64_to_int64, u64_to_uint8], ids=lambda f: f.__name__
+)
+@given(seed=SEEDS, a=UINT64, b=UINT64, n=SIZES)
+def test_integers_uint64_bounds_beyond_int64(f, seed, a, b, n):
+    """A uint64 bound of 2**63 or more is the number it is, not a negative int64."""
+    assert_same_stream(f, seed, np.array([min(a, b), max(a, b)], dtype=np.uint64), n)
+
+
+@given(SEEDS, st.one_of(st.integers(-3, 3), INT64), UINT64, SIZES)
+def test_integers_signed_low_and_uint64_high(seed, low, high, n):
+    assert_same_stream(signed_low_u64_high, seed, low, np.array([0, high], dtype=np.uint64), n)
+
+
+def integers_of_nothing(g, low, high, size):
+    return g.integers(low, high, size), g.integers(low, high, size, np.uint8, endpoint=True)
+
+
+@given(
+    SEEDS,
+    st.one_of(st.integers(-3, 3), INT64),
+    st.one_of(st.integers(-3, 3), INT64),
+    st.sampled_from([0, (0,), (3, 0), (0, 2)]),
+)
+def test_integers_of_no_elements_check_no_bounds(seed, low, high, size):
+    """NumPy returns an empty array before it looks at the bounds."""
+    assert_same_stream(integers_of_nothing, seed, low, high, size)
+
+
 def poissons(g, lam, n):
     return g.poisson(lam), g.poisson(lam, n), g.poisson(size=(2, n))
 
