@@ -19,11 +19,12 @@ that hits one is *out of the compiled domain*: jitcheck rejects and counts it, n
 * Python returned an int outside int64 (compiled ints wrap);
 * compiled code raised one of the documented errors of `DOCUMENTED_ERRORS` (README, "the
   deliberate differences"), matched by exception type *and* jitcore's message: the float to
-  int conversions and `math.factorial` beyond int64 (OverflowError, where Python returned a
-  big int), an int to a negative int power and `pow(a, -b, m)` (ValueError: Python returns a
-  float, or a modular inverse), a negative float to a fractional power (ValueError: Python
-  returns a complex number). Any other error of compiled code is a difference: an
-  OverflowError from an `exp` that overflows too early is a bug, not the domain.
+  int conversions, `int()`/`range()` of a uint64 and `math.factorial` beyond int64
+  (OverflowError, where Python returned a big int), an int to a negative int power and
+  `pow(a, -b, m)` (ValueError: Python returns a float, or a modular inverse), a negative
+  float to a fractional power (ValueError: Python returns a complex number). Any other error
+  of compiled code is a difference: an OverflowError from an `exp` that overflows too early
+  is a bug, not the domain.
 
 Fast-math modes are also exempt wherever NaN or infinity appears (`fastmath_exempt`), and
 compare with a looser tolerance (`Tolerance.for_fastmath`); modes without bounds checks are
@@ -49,6 +50,7 @@ FASTMATH_RTOL = 1e-6
 OUT_OF_INT64 = "int result beyond int64"
 COMPILED_OVERFLOW = "float to int beyond int64"
 FACTORIAL_OVERFLOW = "math.factorial(n > 20)"
+UINT64_OVERFLOW = "uint64 to int beyond int64"
 NEGATIVE_POWER = "int ** negative int"
 MODULAR_INVERSE = "pow(a, negative b, m)"
 COMPLEX_RESULT = "Python's result is complex where compiled code computes floats"
@@ -61,6 +63,8 @@ DOCUMENTED_ERRORS: tuple[tuple[type[BaseException], str, str, bool], ...] = (
     (OverflowError, "float too large for int64 (Python would return a big int)",
      COMPILED_OVERFLOW, False),
     (OverflowError, "factorial() of n > 20 does not fit in int64", FACTORIAL_OVERFLOW, False),
+    (OverflowError, "uint64 too large for int64 (Python would return a big int)",
+     UINT64_OVERFLOW, False),
     (ValueError, "integer to a negative power: Python returns a float here", NEGATIVE_POWER,
      True),
     (ValueError, "pow() with a negative exponent and a modulus is not supported",

@@ -45,23 +45,23 @@ def _range_bounds(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
             raise TypingError(
                 f"range() arguments must be integers, not {a.type}", hint="convert with int(...)"
             )
-    common = T.I64
-    strong = [a.type for a in args if not a.weak and a.type != T.BOOL]
-    for t in strong:
-        common = t if common == T.I64 and t == T.U64 else common
-    common_t = common
+    # Python's range takes each bound's `__index__`, a Python int: int64 here, as `int(x)`
+    # gives it (a uint64 beyond int64 raises OverflowError), so the items are Python ints
+    unsigned = [a.type == T.U64 for a in args]
     step = args[2]
 
     def lower(b: LowBuilder, vals: list[ir.Value], kw: dict) -> ir.Value:
+        ints = [uint64_to_int(b, v) if u else v for v, u in zip(vals, unsigned)]
         if not (step.is_const and step.const != 0):
             b.raise_if(
-                b.cmp("eq", vals[2], ir.Const(0, type=common_t)),
+                b.cmp("eq", ints[2], ir.Const(0, type=T.I64)),
                 ValueError,
                 "range() arg 3 must not be zero",
             )
-        return b.make_tuple(vals)
+        return b.make_tuple(ints)
 
-    return Resolved((common_t,) * 3, T.Tuple((common_t,) * 3), lower)
+    casts = tuple(T.U64 if u else T.I64 for u in unsigned)
+    return Resolved(casts, T.Tuple((T.I64,) * 3), lower, may_raise=any(unsigned))
 
 
 @register_function(range_more)
@@ -452,7 +452,7 @@ register_function(min, params=_MIN_MAX_PARAMS, notes=_MIN_MAX_NOTES)(_min_max("m
 @register_function(
     int,
     params="x?: real | str, base?: int",
-    notes="OverflowError for a value beyond int64 (Python: a big int)",
+    notes="OverflowError for a value beyond int64, a float's or a uint64's (Python: a big int)",
 )
 def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     _no_kwargs("int", kwargs)
@@ -467,9 +467,21 @@ def _int(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         raise TypingError(f"int() of {args[0].type} is not supported")
     if t.is_float:
         return Resolved((t,), T.I64, lambda b, v, kw: float_to_int(b, v[0], T.I64))
-    # a Python int: int64 (uint64 keeps values beyond int64, as Python's int does)
-    out = T.U64 if t == T.U64 else T.I64
-    return Resolved((out,), out, lambda b, v, kw: v[0])
+    # a Python int: int64, whatever the integer type (a uint64 beyond it raises, as a float)
+    if t == T.U64:
+        return Resolved((T.U64,), T.I64, lambda b, v, kw: uint64_to_int(b, v[0]), may_raise=True)
+    return Resolved((T.I64,), T.I64, lambda b, v, kw: v[0])
+
+
+UINT64_OVERFLOW = "uint64 too large for int64 (Python would return a big int)"
+
+
+def uint64_to_int(b: LowBuilder, x: ir.Value) -> ir.Value:
+    """`int(x)` of a uint64: the same number as an int64, OverflowError from 2**63 on (Python
+    would return a big int; compiled Python ints are int64)."""
+    value = b.cast(x, T.I64)
+    b.raise_if(b.cmp("lt", value, ir.Const(0, type=T.I64)), OverflowError, UINT64_OVERFLOW)
+    return value
 
 
 def float_to_int(b: LowBuilder, x: ir.Value, to: T.Scalar) -> ir.Value:

@@ -14,6 +14,7 @@ from jitcheck.compare import (
     COMPILED_OVERFLOW,
     NEGATIVE_POWER,
     OUT_OF_INT64,
+    UINT64_OVERFLOW,
     Outcome,
     Tolerance,
     compare_outcomes,
@@ -185,6 +186,9 @@ def test_documented_semantics_are_out_of_the_compiled_domain() -> None:
     text = "float too large for int64 (Python would return a big int)"
     overflow = Outcome(error_type=OverflowError, error_text=text)
     assert out_of_domain_error(value, overflow) == COMPILED_OVERFLOW
+    text = "uint64 too large for int64 (Python would return a big int)"
+    uint64 = Outcome(error_type=OverflowError, error_text=text)
+    assert out_of_domain_error(value, uint64) == UINT64_OVERFLOW
     # only the documented errors, matched by type and message: an `exp` that overflows too
     # early, or the right message on the wrong type, is a difference
     for error, message in ((OverflowError, "math range error"), (ValueError, text)):

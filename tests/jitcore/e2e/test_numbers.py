@@ -438,6 +438,52 @@ def test_round_of_a_numpy_int_is_a_python_int(dtype: str) -> None:
     assert type(assert_same(rounded_element, a)) is int
 
 
+def int_and_range_of_elements(a):  # noqa: ANN001, ANN201
+    last = -1
+    total = 0
+    for i in range(a[0]):
+        last = i
+        total += i - 10
+    stepped = 0
+    for j in range(a[1], a[0], 3):
+        stepped = stepped * 2 - j
+    return int(a[0]) - 10, int(a[1]), last, total, stepped, a[1] in range(a[0])
+
+
+INT_DTYPES = ["uint64", "int64", "uint32", "int32", "uint8", "int8"]
+
+
+@given(st.sampled_from(INT_DTYPES), st.integers(0, 60), st.integers(0, 60))
+def test_int_and_range_of_numpy_ints_are_python_ints(dtype: str, n: int, m: int) -> None:
+    """Python's int() and range() of a NumPy int give Python ints: a uint64 was kept as one,
+    so `int(x) - 10` wrapped or became a float and a range's items turned an int
+    accumulator into a float."""
+    result = assert_same(int_and_range_of_elements, np.array([n, m], dtype=dtype))
+    assert all(type(x) is int for x in result[:5])
+
+
+def int_of_element(a):  # noqa: ANN001, ANN201
+    return int(a[0])
+
+
+def range_of_element(a):  # noqa: ANN001, ANN201
+    n = 0
+    for _ in range(a[0] - np.uint64(3), a[0]):
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("f", [int_of_element, range_of_element])
+@pytest.mark.parametrize("x", [2**63, 2**64 - 1])
+def test_a_uint64_beyond_int64_is_an_overflow_as_a_float_beyond_it(f, x: int) -> None:  # noqa: ANN001
+    f(np.array([x], dtype=np.uint64))  # Python: a big int
+    with pytest.raises(OverflowError, match="uint64 too large for int64"):
+        compiled(f)(np.array([x], dtype=np.uint64))
+    assert compiled(f)(np.array([2**63 - 1], dtype=np.uint64)) == f(
+        np.array([2**63 - 1], np.uint64)
+    )
+
+
 def test_round_of_a_numpy_bool_is_refused_as_numpy_refuses_it() -> None:
     with pytest.raises(TypeError):
         rounded_element(np.array([True]))
