@@ -273,7 +273,7 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
             raise TypingError(f"cannot store {value.type} into an element of {t}", loc=loc)
 
         def lower_store(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-            element_store(b, v[0], v[1], v[2])
+            element_store(b, v[0], v[1], v[2], value.weak)
             return ir.Const(None, type=T.NONE)
 
         store_as = None if checked_store(value.type, t.dtype) else t.dtype
@@ -282,18 +282,25 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
 
     def lower_assign(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         view = index_array(b, v[0], v[1], target)
-        assign(b, view, v[2])
+        assign(b, view, v[2], python=value.weak)
         return ir.Const(None, type=T.NONE)
 
     return Resolved((None, None, None), T.NONE, lower_assign)
 
 
-def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
+# How a.flat[i] = x reports any value it cannot convert (NumPy wraps the conversion's error)
+FLAT_ERROR = (ValueError, "Error setting single item of array.")
+
+
+def check_python_int(
+    b: LowBuilder, value: ir.Value, dtype: T.Scalar, error: tuple[type, str] | None = None
+) -> None:
     """NumPy 2 refuses to store a Python int that does not fit an integer dtype; a float it
     converts to a Python int first (NaN: ValueError, infinity: OverflowError), which must
-    then fit (a plain conversion would be undefined, in practice wrapping)."""
+    then fit (a plain conversion would be undefined, in practice wrapping). `error` replaces
+    the exception and message (`FLAT_ERROR`)."""
     if isinstance(value.type, T.Scalar) and value.type.is_float and dtype.is_int:
-        _check_float_to_int(b, value, dtype)
+        _check_float_to_int(b, value, dtype, error)
         return
     if value.type != T.I64 or not dtype.is_int or dtype == T.I64:
         return
@@ -303,23 +310,76 @@ def check_python_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
             return
         b.raise_if(
             ir.Const(True, type=T.BOOL),
-            OverflowError,
-            f"Python integer {value.value} out of bounds for {dtype.dtype}",
+            *(
+                error
+                or (OverflowError, f"Python integer {value.value} out of bounds for {dtype.dtype}")
+            ),
         )
         return
+    _check_int_range(b, value, dtype, error)
+
+
+def _check_int_range(
+    b: LowBuilder, value: ir.Value, dtype: T.Scalar, error: tuple[type, str] | None
+) -> None:
+    """OverflowError unless the int64 `value` lies in `dtype`'s range."""
+    info = np.iinfo(dtype.dtype)
     low = ir.Const(max(int(info.min), -(2**63)), type=T.I64)
     high = ir.Const(min(int(info.max), 2**63 - 1), type=T.I64)
     b.raise_if(
         b.or_(b.cmp("lt", value, low), b.cmp("gt", value, high)),
-        OverflowError,
-        f"Python integer out of bounds for {dtype.dtype}",
+        *(error or (OverflowError, f"Python integer out of bounds for {dtype.dtype}")),
     )
 
 
-def _check_float_to_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None:
+def check_stored_number(
+    b: LowBuilder,
+    value: ir.Value,
+    dtype: T.Scalar,
+    *,
+    python: bool,
+    one_value: bool,
+    error: tuple[type, str] | None = None,
+) -> None:
+    """NumPy 2's checks of a number stored into an array of `dtype`, by where it came from
+    (`python`: a Python number, else a NumPy scalar) and how it is stored:
+
+    * a float into integers, or a Python int: `check_python_int` (it must fit);
+    * a NumPy integer scalar of another type, stored as one value (`a[i] = s`, `a[:] = s`,
+      `a[...] = s`, `a.fill(s)`, `a.flat[i] = s`: `one_value`): NumPy's setitem of the
+      dtype takes `int(s)`, which must fit a signed dtype (OverflowError) and wraps into an
+      unsigned one;
+    * a NumPy integer scalar stored into a selection (a mask, index arrays, `np.put`,
+      `np.fill_diagonal`, `np.copyto`, `np.insert`): cast as an array is, wrapping.
+    """
+    vt = value.type
+    if not (isinstance(vt, T.Scalar) and dtype.is_int):
+        return
+    if vt.is_float or python:
+        check_python_int(b, value, dtype, error)
+        return
+    if not (one_value and dtype.is_signed and vt.is_int):
+        return
+    info, have = np.iinfo(dtype.dtype), np.iinfo(vt.dtype)
+    if int(info.min) <= int(have.min) and int(have.max) <= int(info.max):
+        return
+    if vt == T.U64:  # int(s) of 2**63 and more leaves int64 too
+        b.raise_if(
+            b.cmp("lt", b.cast(value, T.I64), i64(0)),
+            *(error or (OverflowError, "Python int too large to convert to C long")),
+        )
+    if dtype != T.I64:
+        _check_int_range(b, b.cast(value, T.I64), dtype, error)
+
+
+def _check_float_to_int(
+    b: LowBuilder, value: ir.Value, dtype: T.Scalar, error: tuple[type, str] | None = None
+) -> None:
     t = cast(T.Scalar, value.type)
-    b.raise_if(b.isnan(value), ValueError, "cannot convert float NaN to integer")
-    b.raise_if(b.isinf(value), OverflowError, "cannot convert float infinity to integer")
+    b.raise_if(b.isnan(value), *(error or (ValueError, "cannot convert float NaN to integer")))
+    b.raise_if(
+        b.isinf(value), *(error or (OverflowError, "cannot convert float infinity to integer"))
+    )
     whole = b.intrinsic("trunc", [value], t)
     info = np.iinfo(dtype.dtype)
     # int(x) must lie in [min, max]: compared as floats, the bounds rounded outwards (2**63 and
@@ -332,13 +392,16 @@ def _check_float_to_int(b: LowBuilder, value: ir.Value, dtype: T.Scalar) -> None
         if dtype == T.I64
         else f"Python integer out of bounds for {dtype.dtype}"
     )
-    b.raise_if(b.or_(too_low, too_high), OverflowError, message)
+    b.raise_if(b.or_(too_low, too_high), *(error or (OverflowError, message)))
 
 
-def element_store(b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value) -> None:
+def element_store(
+    b: LowBuilder, a: ir.Value, index: ir.Value, value: ir.Value, python: bool
+) -> None:
+    """`a[index] = value` of one element; `python`: the value is a Python number."""
     t = a.type
     assert isinstance(t, T.Array)
-    check_python_int(b, value, t.dtype)
+    check_stored_number(b, value, t.dtype, python=python, one_value=True)
     indices = [b.cast(v, T.I64) for v in index_values(b, index)]  # normalized before
     store(b, element_ptr(b, data_of(b, a), indices, strides_of(b, a)), b.cast(value, t.dtype))
 
@@ -381,20 +444,23 @@ def raising_store(exc: type, message: str) -> Resolved:
 
 def checked_store(value: T.Type, dtype: T.Scalar) -> bool:
     """Whether a value of this type is checked before it is stored as `dtype` (so reaches the
-    store as it is): a Python int or a float stored into integers."""
-    floats = isinstance(value, T.Scalar) and value.is_float
-    return dtype.is_int and (value == T.I64 or floats)
+    store as it is): an int or a float stored into integers (`check_stored_number`)."""
+    return dtype.is_int and isinstance(value, T.Scalar) and (value.is_int or value.is_float)
 
 
-def assign(b: LowBuilder, dest: ir.Value, value: ir.Value) -> None:
-    """`dest[...] = value` with broadcasting; an overlapping source is copied first."""
+def assign(
+    b: LowBuilder, dest: ir.Value, value: ir.Value, *, python: bool, one_value: bool = True
+) -> None:
+    """`dest[...] = value` with broadcasting; an overlapping source is copied first. A scalar
+    `value` is checked as `check_stored_number` says (`python`: it is a Python number;
+    `one_value`: NumPy stores it as one value, not as a cast array)."""
     dt = dest.type
     assert isinstance(dt, T.Array)
     if isinstance(value.type, T.Array):
         value = copy_if_overlapping(b, value, dest)
         elementwise(b, [value], dt.dtype, lambda bb, xs: bb.cast(xs[0], dt.dtype), out=dest)
     else:
-        check_python_int(b, value, dt.dtype)
+        check_stored_number(b, value, dt.dtype, python=python, one_value=one_value)
         scalar = b.cast(value, dt.dtype)
         elementwise(b, [], dt.dtype, lambda bb, xs: scalar, out=dest)
 

@@ -429,39 +429,49 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
         return A.raising_store(TypeError, refused)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        _setitem(b, v[0], index_values(b, v[1]), v[2], p)
+        _setitem(b, v[0], index_values(b, v[1]), v[2], p, value.weak)
         return ir.Const(None, type=T.NONE)
 
     store_as = None if isinstance(vt, T.Array) or A.checked_store(vt, t.dtype) else t.dtype
     return Resolved((None, None, store_as), T.NONE, lower, may_raise=True)
 
 
-def _setitem(b: LowBuilder, a: ir.Value, values: list[ir.Value], value: ir.Value, p: Plan) -> None:
+def _setitem(
+    b: LowBuilder, a: ir.Value, values: list[ir.Value], value: ir.Value, p: Plan, python: bool
+) -> None:
+    """`a[values] = value`; `python`: a scalar `value` is a Python number (NumPy checks it
+    otherwise than a NumPy scalar, see `A.check_stored_number`)."""
     dtype = cast(T.Array, a.type).dtype
     sel = _basic(b, a, p, values)
     adv = p.advanced
-    if not isinstance(p.out, T.Scalar) and not isinstance(value.type, T.Array):
-        A.check_python_int(b, value, dtype)  # NumPy converts the value before it indexes
-    if p.several:
-        multi = _Several(b, sel, [values[cast(int, i.source)] for i in p.several], p.adjacent)
-        multi.visit(_putter(b, a, value, multi.shape))
-        return
-    if adv is None:
-        if isinstance(p.out, T.Scalar):
-            A.check_python_int(b, value, dtype)
-            store(b, sel.data, b.cast(value, dtype))
+    scalar = not isinstance(value.type, T.Array)
+    if p.several or adv is not None:
+        # index arrays or a mask: NumPy converts the value before it indexes, as an array
+        # (a NumPy integer scalar is cast, wrapping)
+        if scalar:
+            A.check_stored_number(b, value, dtype, python=python, one_value=False)
+            value = b.cast(value, dtype)
+        if p.several:
+            multi = _Several(b, sel, [values[cast(int, i.source)] for i in p.several], p.adjacent)
+            multi.visit(_putter(b, a, value, multi.shape))
             return
-        view = make_view(b, a, cast(T.Array, p.out), sel.data, sel.shapes, sel.strides)
-        A.assign(b, view, value)
+        assert adv is not None
+        array = values[cast(int, adv.source)]
+        shape = _check_advanced(b, sel, array, adv.kind)
+        _visit(b, sel, array, adv.kind, _putter(b, a, value, shape))
         return
-    array = values[cast(int, adv.source)]
-    shape = _check_advanced(b, sel, array, adv.kind)
-    _visit(b, sel, array, adv.kind, _putter(b, a, value, shape))
+    if isinstance(p.out, T.Scalar):
+        A.check_stored_number(b, value, dtype, python=python, one_value=True)
+        store(b, sel.data, b.cast(value, dtype))
+        return
+    view = make_view(b, a, cast(T.Array, p.out), sel.data, sel.shapes, sel.strides)
+    A.assign(b, view, value, python=python)
 
 
 def _putter(b: LowBuilder, a: ir.Value, value: ir.Value, shape: list[ir.Value]) -> Visit:
-    """What a write stores at each selected element: the scalar `value`, or `value`'s element
-    broadcast to the selection's `shape` (from a copy if it overlaps `a`)."""
+    """What a write stores at each selected element: the scalar `value` (checked and of the
+    array's dtype), or `value`'s element broadcast to the selection's `shape` (from a copy if
+    it overlaps `a`)."""
     dtype = cast(T.Array, a.type).dtype
     if isinstance(value.type, T.Array):
         value = A.copy_if_overlapping(b, value, a)
@@ -474,11 +484,9 @@ def _putter(b: LowBuilder, a: ir.Value, value: ir.Value, shape: list[ir.Value]) 
             store(b, dest, b.cast(load(b, src, value_dtype), dtype))
 
         return put
-    A.check_python_int(b, value, dtype)
-    scalar = b.cast(value, dtype)
 
     def put_scalar(b: LowBuilder, dest: ir.Value, idx: list[ir.Value]) -> None:
-        store(b, dest, scalar)
+        store(b, dest, value)
 
     return put_scalar
 
@@ -631,8 +639,11 @@ def _flat_set(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     if A.complex_store_error(args[2], t.dtype) is not None:  # NumPy words it so for `.flat`
         return A.raising_store(ValueError, "Error setting single item of array.")
 
+    python = args[2].weak
+
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        A.check_python_int(b, v[2], t.dtype)
+        # NumPy's setitem of the dtype, as a[i] = x; any failure is its ValueError
+        A.check_stored_number(b, v[2], t.dtype, python=python, one_value=True, error=A.FLAT_ERROR)
         store(b, _flat_address(b, v[0], v[1]), b.cast(v[2], t.dtype))
         return ir.Const(None, type=T.NONE)
 

@@ -537,7 +537,8 @@ def _copyto(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         )
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        A.assign(b, v[0], v[1])
+        # a NumPy scalar is cast as an array is (np.copyto(a8, np.int16(200)) stores -56)
+        A.assign(b, v[0], v[1], python=args[1].weak, one_value=False)
         return ir.Const(None, type=T.NONE)
 
     return Resolved((None, None), T.NONE, lower, may_raise=True)
@@ -677,7 +678,8 @@ def _insert(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
         if isinstance(x.type, T.Array):
             copy_into(b, middle, x)
         else:
-            A.assign(b, middle, x)  # a Python int must fit the dtype, as NumPy checks
+            # a Python int must fit the dtype, a NumPy scalar is cast (NumPy makes an array)
+            A.assign(b, middle, x, python=args[2].weak, one_value=False)
         rest = b.binop("sub", n, i)
         copy_into(b, slot(b, out, 0, b.binop("add", i, k), rest), slot(b, a, 0, i, rest))
         return out

@@ -26,7 +26,7 @@ from jitcore.ir.builder import Loop, LowBuilder, i64
 from jitcore.lib import lapack, lists, npextrak, npsort, npsortk, ufuncs
 from jitcore.lib import layout as L
 from jitcore.lib import shapes as S
-from jitcore.lib.arrays import check_python_int, copy_as
+from jitcore.lib.arrays import check_stored_number, copy_as
 from jitcore.lib.loops import elementwise
 from jitcore.lib.nprows import (
     axes_arg,
@@ -1204,7 +1204,8 @@ def _fill_diagonal(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved:
         if isinstance(x.type, T.Array):
             values = flat1(b, x, t.dtype)
         else:
-            check_python_int(b, x, t.dtype)  # a Python int must fit, NaN cannot go in
+            # a Python int must fit, NaN cannot go in; a NumPy int is cast (NumPy's a.flat[...])
+            check_stored_number(b, x, t.dtype, python=val.weak, one_value=False)
             values = L.allocate(b, t.dtype, [i64(1)], "C")
             L.store(b, L.data_of(b, values), b.cast(x, t.dtype))
         if wrapped is not None:

@@ -780,8 +780,8 @@ def _corrcoef(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | Non
     T.Array,
     "fill",
     params="value: number",
-    notes="the value converts as NumPy's fill converts it (out-of-range ints and NaN into "
-    "ints raise)",
+    notes="the value converts as NumPy's fill converts it (a Python int or a NumPy int into"
+    " signed ints must fit, a NumPy int into unsigned ones wraps; NaN into ints raises)",
 )
 def _fill(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if len(args) != 2 or kwargs:
@@ -792,23 +792,13 @@ def _fill(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     if not isinstance(vt, T.Scalar):
         raise TypingError(f"ndarray.fill: the value must be a number, not {vt}")
     refused = A.complex_store_error(value, t.dtype)
-    dtype = t.dtype
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         if refused is not None:
             b.raise_if(_c(True, T.BOOL), TypeError, refused)
             return ir.Const(None, type=T.NONE)
-        x = v[1]
-        if dtype.is_int and vt.kind in "iu" and vt != dtype:
-            # NumPy converts the value to a Python int first, which must fit the dtype
-            if vt == T.U64:
-                b.raise_if(
-                    b.cmp("lt", b.cast(x, T.I64), i64(0)),
-                    OverflowError,
-                    f"Python integer out of bounds for {dtype.dtype}",
-                )
-            x = b.cast(x, T.I64)
-        A.assign(b, v[0], x)
+        # NumPy's setitem of the dtype takes the value (A.check_stored_number)
+        A.assign(b, v[0], v[1], python=value.weak)
         return ir.Const(None, type=T.NONE)
 
     return Resolved((None, None), T.NONE, lower, may_raise=True)

@@ -22,7 +22,7 @@ from jitcore.ir import types as T
 from jitcore.ir.builder import LowBuilder, i64
 from jitcore.lib import layout as L
 from jitcore.lib import npselectk, npsortk
-from jitcore.lib.arrays import assign, check_python_int
+from jitcore.lib.arrays import assign, check_stored_number
 from jitcore.lib.loops import elementwise
 from jitcore.lib.nprows import (
     axes_arg,
@@ -303,18 +303,19 @@ def _put(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
             hint="take .real of the values first",
         )
     put = _kernel("put_flat", [_vec(t.dtype), _I64_VEC, _vec(t.dtype)])
+    python = bool(ops["v"] and ops["v"].weak)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         vals = lowered_by_name(v, kw, args, names)
         a, ind, values = vals["a"], vals["ind"], vals["v"]
         assert a is not None and ind is not None and values is not None
         if not isinstance(values.type, T.Array):  # a Python int must fit, NaN cannot go in
-            check_python_int(b, values, t.dtype)
+            check_stored_number(b, values, t.dtype, python=python, one_value=False)
         r = rows(b, a, None, t.dtype)  # a itself when C-contiguous, else a copy
         flat = _shaped(b, r.rows, [r.length])
         _call(put, b, [flat, _flat(b, ind, T.I64), _flat(b, values, t.dtype)])
         if t.layout != "C":
-            assign(b, a, _shaped(b, r.rows, L.shapes_of(b, a)))
+            assign(b, a, _shaped(b, r.rows, L.shapes_of(b, a)), python=False)
         return ir.Const(None, type=T.NONE)
 
     return resolved_operation(args, kwargs, T.NONE, lower)
@@ -597,7 +598,7 @@ def _nan_to_num(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | N
         if copy:
             return _unwrap(b, _shaped(b, out, shapes))
         if not in_place:
-            assign(b, a, _shaped(b, out, shapes))
+            assign(b, a, _shaped(b, out, shapes), python=False)
         return _unwrap(b, a)
 
     return resolved_operation(args, kwargs, ret if copy or ndim == 0 else t, lower)

@@ -175,7 +175,7 @@ def _sort_method(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         r = _lanes(b, v[0], axis, copy=True)
         sort.lower(b, [r.rows], {})  # type: ignore[misc]
-        assign(b, v[0], _back(b, r.rows, r, t.ndim, axis))
+        assign(b, v[0], _back(b, r.rows, r, t.ndim, axis), python=False)
         return ir.Const(None, type=T.NONE)
 
     return Resolved(

@@ -394,3 +394,123 @@ def test_a_python_complex_stored_into_a_real_array_raises_as_numpy(kernel, dtype
         assert_same_arrays(kernel, np.zeros(3, dtype), 2j)
         assert_same_arrays(kernel, np.zeros(3, dtype), 1.0)
         assert_same_arrays(store_numpy_complex, np.zeros(3, dtype), np.array([2j]))
+
+
+# --- a NumPy integer scalar stored into integers of another dtype -------------------------------
+# NumPy 2 (checked on 2.4): a store of one value (a[i] = s, a[:] = s, a[...] = s, a row,
+# a.fill(s), a.flat[i] = s) takes int(s), which must fit a signed dtype (OverflowError; for
+# a.flat ValueError) and wraps into an unsigned one; a store into a selection (a mask, an
+# index array, np.put, np.fill_diagonal, np.insert, np.copyto) casts s as an array, wrapping.
+# A Python int must fit everywhere. Compiled code treated an int64 element as a Python int and
+# cast the other integer types, the opposite of NumPy both ways.
+
+
+def at_index(d, s):  # noqa: ANN001, ANN201
+    d[1] = s[0]
+    return d
+
+
+def at_slice(d, s):  # noqa: ANN001, ANN201
+    d[:] = s[0]
+    return d
+
+
+def at_ellipsis(d, s):  # noqa: ANN001, ANN201
+    d[...] = s[0]
+    return d
+
+
+def at_row(d, s):  # noqa: ANN001, ANN201
+    d2 = d.reshape(1, 3)
+    d2[0] = s[0]
+    return d
+
+
+def filled(d, s):  # noqa: ANN001, ANN201
+    d.fill(s[0])
+    return d
+
+
+def at_flat(d, s):  # noqa: ANN001, ANN201
+    d.flat[2] = s[0]
+    return d
+
+
+def at_mask(d, s):  # noqa: ANN001, ANN201
+    d[d == 0] = s[0]
+    return d
+
+
+def at_fancy(d, s):  # noqa: ANN001, ANN201
+    d[np.array([0, 2])] = s[0]
+    return d
+
+
+def at_row_and_fancy(d, s):  # noqa: ANN001, ANN201
+    d2 = d.reshape(1, 3)
+    d2[0, np.array([1])] = s[0]
+    return d
+
+
+def put(d, s):  # noqa: ANN001, ANN201
+    np.put(d, np.array([1]), s[0])
+    return d
+
+
+def fill_diagonal(d, s):  # noqa: ANN001, ANN201
+    np.fill_diagonal(d.reshape(1, 3), s[0])
+    return d
+
+
+def inserted(d, s):  # noqa: ANN001, ANN201
+    return np.insert(d, 1, s[0])
+
+
+def at_index_python_int(d, s):  # noqa: ANN001, ANN201
+    d[1] = int(s[0])
+    return d
+
+
+def at_mask_python_int(d, s):  # noqa: ANN001, ANN201
+    d[d == 0] = int(s[0])
+    return d
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+STORES = [
+    at_index,
+    at_slice,
+    at_ellipsis,
+    at_row,
+    filled,
+    at_flat,
+    at_mask,
+    at_fancy,
+    at_row_and_fancy,
+    put,
+    fill_diagonal,
+    inserted,
+    at_index_python_int,
+    at_mask_python_int,
+]
+
+
+@st.composite
+def int_elements(draw: st.DrawFn) -> np.ndarray:
+    dtype = draw(st.sampled_from(INT_DTYPES))
+    info = np.iinfo(dtype)
+    edges = [int(info.min), int(info.max), -1, 0, 127, 128, 200, 255, 256, 300, 2**31, 2**63]
+    inside = [x for x in edges if info.min <= x <= info.max]
+    value = draw(st.sampled_from(inside) | st.integers(int(info.min), int(info.max)))
+    return np.array([value], dtype=dtype)
+
+
+@pytest.mark.parametrize("f", STORES, ids=lambda f: f.__name__)
+@given(dst=st.sampled_from([*INT_DTYPES, "bool"]), s=int_elements())
+def test_a_numpy_int_stored_into_other_ints_converts_as_numpy(
+    f,  # noqa: ANN001
+    dst: str,
+    s: np.ndarray,
+) -> None:
+    # (int() of a uint64 of 2**63 or more is out of the compiled domain: rejected)
+    assert_same_arrays(f, np.zeros(3, dtype=dst), s)
