@@ -12,6 +12,7 @@ from collections.abc import Callable
 from llvmlite import ir as ll
 
 from jitcore.codegen import rtstrings as S
+from jitcore.codegen.rtdicts import descriptor
 from jitcore.codegen.types import I8, I32, I64, NULL, PTR, declare_function
 from jitcore.codegen.utf8 import Build, alloc, byte_at, finish, guarded, loop, no_memory
 
@@ -70,7 +71,10 @@ def _find(b: ll.IRBuilder, fn: ll.Function) -> None:
 
 @_op("rfind")
 def _rfind(b: ll.IRBuilder, fn: ll.Function) -> None:
-    """`s.rfind(sub)`: the code point index of the last match, or -1."""
+    """`s.rfind(sub)`: the code point index of the last match, or -1. Knuth-Morris-Pratt run
+    backwards: `sub` reversed is matched against `s` read from its end, so the first match
+    found is the last one, in O(len(s) + len(sub)) steps whatever the text (comparing `sub`
+    at every position from the end took O(len(s) * len(sub)))."""
     ret, s, sub = fn.args
     nb, nsub = S.load_field(b, s, S.NBYTES), S.load_field(b, sub, S.NBYTES)
     with b.if_then(b.icmp_signed(">", nsub, nb)):
@@ -79,25 +83,59 @@ def _rfind(b: ll.IRBuilder, fn: ll.Function) -> None:
     with b.if_then(b.icmp_signed("==", nsub, I64(0))):
         b.store(S.load_field(b, s, S.NCHARS), ret)
         b.ret(NULL)
-    memcmp = declare_function(b.module, "memcmp", ll.IntType(32), [PTR, PTR, I64])
     hay, needle = S.chars(b, s), S.chars(b, sub)
+    last = b.sub(nsub, I64(1))
 
-    def differs(v: list[ll.Value]) -> ll.Value:  # compare from the last place a match fits
-        at = b.gep(hay, [v[0]], inbounds=True, source_etype=I8)
-        unequal = b.icmp_signed("!=", b.call(memcmp, [at, needle, nsub]), ll.Constant(I32, 0))
-        return b.and_(b.icmp_signed(">=", v[0], I64(0)), unequal)
+    def rev(k: ll.Value) -> ll.Value:  # byte k of `sub` reversed
+        return byte_at(b, needle, b.sub(last, k))
 
-    # short-circuit `pos >= 0 and ...`: never read before the string's start
-    (pos,) = loop(
+    malloc = declare_function(b.module, "malloc", PTR, [I64])
+    free = declare_function(b.module, "free", ll.VoidType(), [PTR])
+    table = b.call(malloc, [b.mul(nsub, I64(8))])
+    with b.if_then(b.icmp_unsigned("==", table, NULL), likely=False):
+        b.ret(descriptor(b.module, MemoryError, "cannot allocate a string search table"))
+
+    def at(k: ll.Value) -> ll.Value:
+        return b.gep(table, [k], inbounds=True, source_etype=I64)
+
+    def advance(k: ll.Value, c: ll.Value) -> ll.Value:
+        """The matched length after `c`, `k` bytes of the reversed `sub` matched before it."""
+        (k,) = loop(
+            b,
+            [k],
+            lambda v: guarded(
+                b, b.icmp_signed(">", v[0], I64(0)), lambda: b.icmp_unsigned("!=", rev(v[0]), c)
+            ),
+            lambda v: [b.load(at(b.sub(v[0], I64(1))), typ=I64)],
+        )
+        return b.add(k, b.zext(b.icmp_unsigned("==", rev(k), c), I64))
+
+    # table[q]: the longest proper border of the reversed sub's first q + 1 bytes
+    b.store(I64(0), at(I64(0)))
+
+    def border(v: list[ll.Value]) -> list[ll.Value]:
+        q, k = v
+        k = advance(k, rev(q))
+        b.store(k, at(q))
+        return [b.add(q, I64(1)), k]
+
+    loop(b, [I64(1), I64(0)], lambda v: b.icmp_signed("<", v[0], nsub), border)
+
+    def scan(v: list[ll.Value]) -> list[ll.Value]:
+        i, j = v
+        return [b.sub(i, I64(1)), advance(j, byte_at(b, hay, i))]
+
+    i, j = loop(
         b,
-        [b.sub(nb, nsub)],
-        lambda v: guarded(b, b.icmp_signed(">=", v[0], I64(0)), lambda: differs(v)),
-        lambda v: [b.sub(v[0], I64(1))],
+        [b.sub(nb, I64(1)), I64(0)],
+        lambda v: b.and_(b.icmp_signed(">=", v[0], I64(0)), b.icmp_signed("<", v[1], nsub)),
+        scan,
     )
-    with b.if_then(b.icmp_signed("<", pos, I64(0))):
+    b.call(free, [table])
+    with b.if_then(b.icmp_signed("<", j, nsub)):
         b.store(I64(-1), ret)
         b.ret(NULL)
-    b.store(_chars_before(b, s, pos), ret)
+    b.store(_chars_before(b, s, b.add(i, I64(1))), ret)
     b.ret(NULL)
 
 

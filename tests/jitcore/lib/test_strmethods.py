@@ -5,6 +5,8 @@ Python's exceptions and messages; no leaks; wrong uses are compile-time errors."
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from hypothesis import given
@@ -231,6 +233,46 @@ def test_case_and_classes_match_python(s: str, t: str) -> None:
 def test_searches_match_python(s: str, t: str, a: int) -> None:
     assert_same(searches, s, t, a)
     same(found, s, t)  # ValueError("substring not found")
+
+
+def last_matches(s: str, t: str, a: int) -> tuple:
+    return s.rfind(t), s.rfind(t, a), s.rfind(t, 0, a), s.find(t), s.count(t), t in s
+
+
+# Few letters, ASCII and not, so that needles match, overlap and repeat (periodic needles are
+# where a backward search must not restart from scratch)
+FEW = st.text(st.sampled_from("aabé字😀"), max_size=14)
+
+
+@given(s=FEW, t=st.text(st.sampled_from("aab字😀"), max_size=5), a=SMALL)
+@ci_examples(30)
+def test_rfind_of_overlapping_and_periodic_needles_matches_python(s: str, t: str, a: int) -> None:
+    assert_same(last_matches, s, t, a)
+    assert_same(last_matches, s * 3, t * 2, a)  # periodic text and needle
+    same(found, s + t + s, t)
+
+
+def rfind(s: str, t: str) -> int:
+    return s.rfind(t)
+
+
+def test_rfind_takes_time_linear_in_the_text() -> None:
+    """("a" * n).rfind("a" * (n / 2) + "b") compared the needle at each of n / 2 positions:
+    quadratic (34 ms at n = 80,000 where CPython takes 0.08 ms). Time it at n and 8n: 8 times
+    longer when linear, 64 times when quadratic."""
+    f = compiled(rfind)
+
+    def best(n: int) -> float:
+        s, t = "a" * n, "a" * (n // 2) + "b"
+        assert f(s, t) == -1 and f(t + s, t) == 0 and f(s + t, t) == n
+        times = []
+        for _ in range(5):
+            start = time.perf_counter()
+            f(s, t)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    assert best(400_000) < 20 * best(50_000) + 0.002
 
 
 @given(s=TEXT, t=st.text(CHARS, max_size=2), n=st.integers(-2, 3))
