@@ -167,11 +167,11 @@ def fill_lemire(g, flat, low, rng, bits):  # noqa: ANN001, ANN201
             while left < threshold:  # (left < excl, NumPy's shortcut, only skips this test)
                 m = np.uint64(bitgen_u32(g)) * excl
                 left = m & np.uint64(U32_MAX)
-            flat[i] = off + (m >> np.uint64(32))
+            flat[i] = flat.dtype.type(off + (m >> np.uint64(32)))
         return
     if bits >= 32:
         for i in range(n):
-            flat[i] = off + bounded64(g, rng)
+            flat[i] = flat.dtype.type(off + bounded64(g, rng))
         return
     # 16-, 8- and 1-bit values come out of one buffered 32-bit draw
     per = 1 if bits == 16 else (3 if bits == 8 else 31)
@@ -182,11 +182,11 @@ def fill_lemire(g, flat, low, rng, bits):  # noqa: ANN001, ANN201
     count = 0
     for i in range(n):
         if rng == np.uint64(0):
-            flat[i] = off
+            flat[i] = flat.dtype.type(off)
             continue
         v, buf, count = _buffered(g, buf, count, per, bits)
         if bits == 1 or rng == full:  # a bool is one bit; the full range needs no rejection
-            flat[i] = off + v
+            flat[i] = flat.dtype.type(off + v)
             continue
         m = v * excl
         left = m & full
@@ -195,7 +195,7 @@ def fill_lemire(g, flat, low, rng, bits):  # noqa: ANN001, ANN201
                 v, buf, count = _buffered(g, buf, count, per, bits)
                 m = v * excl
                 left = m & full
-        flat[i] = off + (m >> np.uint64(bits))
+        flat[i] = flat.dtype.type(off + (m >> np.uint64(bits)))
 
 
 @_lib

@@ -384,19 +384,19 @@ def fill_bounded(st, flat, low, rng, bits):  # noqa: ANN001, ANN201
     off = np.uint64(np.int64(low))
     if rng == np.uint64(0):
         for i in range(n):
-            flat[i] = off
+            flat[i] = flat.dtype.type(off)
         return
     mask = _mask_of(rng)
     if bits == 64 and rng > np.uint64(0xFFFFFFFF):
         if rng == ~np.uint64(0):
             for i in range(n):
-                flat[i] = off + next_u64(st)
+                flat[i] = flat.dtype.type(off + next_u64(st))
             return
         for i in range(n):
             v = next_u64(st) & mask
             while v > rng:
                 v = next_u64(st) & mask
-            flat[i] = off + v
+            flat[i] = flat.dtype.type(off + v)
         return
     if bits >= 32:
         if rng == np.uint64(0xFFFFFFFF):
@@ -414,7 +414,7 @@ def fill_bounded(st, flat, low, rng, bits):  # noqa: ANN001, ANN201
                     pos = 0
                 v = np.uint64(temper(st[pos])) & mask
                 pos += 1
-            flat[i] = off + v
+            flat[i] = flat.dtype.type(off + v)
         st[POS] = pos
         return
     # 16-, 8- and 1-bit values come out of one buffered 32-bit draw
@@ -437,7 +437,7 @@ def fill_bounded(st, flat, low, rng, bits):  # noqa: ANN001, ANN201
             v &= mask
             if v <= rng:
                 break
-        flat[i] = off + v
+        flat[i] = flat.dtype.type(off + v)
 
 
 @_lib
