@@ -407,12 +407,26 @@ def element_store(
 
 
 def _check_assignable(target: T.Array, value: Operand, loc: SourceLoc) -> None:
+    """Numbers and arrays (of any ndim: `assign` drops leading axes of length 1)."""
     vt = value.type
-    if isinstance(vt, T.Scalar):
-        return
-    if isinstance(vt, T.Array) and vt.ndim <= target.ndim:
+    if isinstance(vt, T.Scalar | T.Array):
         return
     raise TypingError(f"cannot assign {vt} to a {target.ndim}-d array slice", loc=loc)
+
+
+def drop_leading_ones(b: LowBuilder, value: ir.Value, extra: int) -> ir.Value:
+    """`value` without its first `extra` axes, which must have length 1: NumPy assigns a
+    (1, n) array to an (n,) selection (ValueError for any other length there)."""
+    vt = cast(T.Array, value.type)
+    shapes, strides = shapes_of(b, value), strides_of(b, value)
+    for n in shapes[:extra]:
+        b.raise_if(
+            b.cmp("ne", n, i64(1)),
+            ValueError,
+            "could not broadcast input array into the shape of the selection",
+        )
+    t = T.Array(vt.dtype, vt.ndim - extra, "A")
+    return make_view(b, value, t, data_of(b, value), shapes[extra:], strides[extra:])
 
 
 def complex_store_error(value: Operand, dtype: T.Scalar) -> str | None:
@@ -451,12 +465,15 @@ def checked_store(value: T.Type, dtype: T.Scalar) -> bool:
 def assign(
     b: LowBuilder, dest: ir.Value, value: ir.Value, *, python: bool, one_value: bool = True
 ) -> None:
-    """`dest[...] = value` with broadcasting; an overlapping source is copied first. A scalar
+    """`dest[...] = value` with broadcasting (leading axes of `value` beyond `dest`'s must have
+    length 1, `drop_leading_ones`); an overlapping source is copied first. A scalar
     `value` is checked as `check_stored_number` says (`python`: it is a Python number;
     `one_value`: NumPy stores it as one value, not as a cast array)."""
     dt = dest.type
     assert isinstance(dt, T.Array)
     if isinstance(value.type, T.Array):
+        if value.type.ndim > dt.ndim:
+            value = drop_leading_ones(b, value, value.type.ndim - dt.ndim)
         value = copy_if_overlapping(b, value, dest)
         elementwise(b, [value], dt.dtype, lambda bb, xs: bb.cast(xs[0], dt.dtype), out=dest)
     else:

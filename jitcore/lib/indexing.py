@@ -417,19 +417,29 @@ def resolve_setitem(obj: Operand, index: Operand, value: Operand, loc: SourceLoc
     p = plan(t, index.type, loc)
     vt = value.type
     ndim = p.out.ndim if isinstance(p.out, T.Array) else 0
+    extra = 0  # leading axes of the value NumPy drops (they must have length 1)
     if isinstance(vt, T.Array):
-        if vt.ndim > ndim:
-            raise TypingError(
-                f"cannot assign a {vt.ndim}-d array to a {ndim}-d selection", loc=loc
-            )
+        if vt.ndim > ndim and not isinstance(p.out, T.Array):
+            raise TypingError(f"cannot assign a {vt.ndim}-d array to a single element", loc=loc)
+        extra = max(0, vt.ndim - ndim)
     elif not isinstance(vt, T.Scalar):
         raise TypingError(f"cannot assign {vt} to array elements", loc=loc)
     refused = A.complex_store_error(value, t.dtype)
     if refused is not None:
         return A.raising_store(TypeError, refused)
+    it = index.type
+    whole_mask = isinstance(it, T.Array) and it.dtype.is_bool and it.ndim == t.ndim
+    if whole_mask and isinstance(vt, T.Array) and vt.ndim > 1:
+        # NumPy's own rule for `a[mask] = v` with a mask of a's shape (no leading axes dropped)
+        message = (
+            "NumPy boolean array indexing assignment requires a 0 or 1-dimensional input, "
+            f"input has {vt.ndim} dimensions"
+        )
+        return A.raising_store(TypeError, message)
 
     def lower(b: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
-        _setitem(b, v[0], index_values(b, v[1]), v[2], p, value.weak)
+        source = A.drop_leading_ones(b, v[2], extra) if extra else v[2]
+        _setitem(b, v[0], index_values(b, v[1]), source, p, value.weak)
         return ir.Const(None, type=T.NONE)
 
     store_as = None if isinstance(vt, T.Array) or A.checked_store(vt, t.dtype) else t.dtype

@@ -523,8 +523,6 @@ def _copyto(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved | None:
     src_dtype = src.dtype if isinstance(src, T.Array) else src
     if not isinstance(src_dtype, T.Scalar):
         raise TypingError(f"copyto: cannot copy {src}")
-    if isinstance(src, T.Array) and src.ndim > dst.ndim:
-        raise TypingError("copyto: could not broadcast input array into the destination")
     weak = args[1].weak and not isinstance(src, T.Array)
     if weak:  # a Python number: by its kind alone (NumPy 2's weak scalars)
         castable = _KIND_LEVEL[dst.dtype.kind] >= _KIND_LEVEL[src_dtype.kind]

@@ -365,6 +365,17 @@ def resolve_inplace_binop(op: str, a: Operand, b: Operand, loc: SourceLoc) -> Re
             hint="NumPy refuses this cast too (UFuncTypeError); assign a new array",
         )
     element = _binary_element(op)
+    other = b.type
+    if isinstance(other, T.Array) and other.ndim > target.ndim:
+        # the broadcast shape has more dimensions than `a`: NumPy's ValueError whatever the
+        # shapes (raised where the statement runs, as NumPy raises it)
+        from jitcore.lib.shapes import always_raise
+
+        message = (
+            f"non-broadcastable output operand: a {target.ndim}-d array cannot take the "
+            f"result of an operation with a {other.ndim}-d array in place"
+        )
+        return Resolved((None, None), target, always_raise(ValueError, message, target))
 
     def lower(bb: LowBuilder, v: list[ir.Value], kw: dict) -> ir.Value:
         dest = v[0]

@@ -206,6 +206,62 @@ def test_in_place_and_overlapping_slice_assignment(a: np.ndarray, b: float) -> N
     assert_same_arrays(inplace, a, b)
 
 
+def inplace_wider(a, b, flag):  # noqa: ANN001, ANN201
+    if flag:
+        a += b
+    if not flag:
+        a[...] -= b
+    return a.sum()
+
+
+def inplace_wider_slice(a, b):  # noqa: ANN001, ANN201
+    a[1:] *= b[..., 1:]
+    return a
+
+
+@pytest.mark.parametrize("flag", [False, True])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (np.arange(6.0), np.ones((1, 6))),
+        (np.arange(6.0), np.ones((2, 6))),
+        (np.arange(6, dtype=np.int32), np.ones((1, 6), np.int8)),
+        (np.array(2.0), np.ones(1)),
+    ],
+)
+def test_an_in_place_operand_of_more_dimensions_raises_where_it_runs(
+    a: np.ndarray, b: np.ndarray, flag: bool
+) -> None:
+    # NumPy's ValueError (the result does not fit `a`), only where the statement runs: it was
+    # an internal compiler error even on a path never taken
+    assert_same_arrays(inplace_wider, a, b, flag)
+    if a.ndim == 1:
+        assert_same_arrays(inplace_wider_slice, a, b)
+
+
+def assign_wider(a, v):  # noqa: ANN001, ANN201
+    a[...] = v
+    a[1:] = v[..., 1:] * 2
+    a[np.array([0, 1])] = v[..., :2]
+    np.copyto(a, v + 1)
+    m = np.zeros((2, a.shape[0]))
+    m[0] = v
+    return a, m
+
+
+@given(st.integers(2, 5), st.sampled_from([(1,), (1, 1), (2,), (1, 2)]))
+def test_an_assigned_array_may_have_leading_axes_of_length_one(n: int, lead: tuple) -> None:
+    # NumPy drops leading axes of length 1 (ValueError for others); they were TypingErrors
+    v = np.arange(float(np.prod(lead) * n)).reshape(lead + (n,))
+    assert_same_arrays(assign_wider, np.zeros(n), v)
+    assert_same_arrays(assign_mask, np.arange(float(n)), v)
+
+
+def assign_mask(a, v):  # noqa: ANN001, ANN201
+    a[a > 0] = v[..., :1]  # a whole-array mask takes 0-d and 1-d values only: TypeError
+    return a
+
+
 def assign_slices(a, v):  # noqa: ANN001, ANN201
     a[:, 0] = v
     a[1:] = 0
