@@ -64,6 +64,9 @@ def emit_refcount(
         rtdicts.emit_block_ref(b, value, t, increment)
 
 
+rtdicts.set_refcount_walk(emit_refcount)
+
+
 # --- the header and the items --------------------------------------------------------------
 
 

@@ -158,13 +158,24 @@ def equal_values(b: ll.IRBuilder, x: ll.Value, y: ll.Value, t: T.Type) -> ll.Val
     raise InternalCompilerError(f"no equality for {t}")
 
 
+# The one walk over reference-counted values, `lists.emit_refcount`: lists hold dicts and dicts
+# hold lists, but `lists` builds on this module, so it registers the walk when it is imported
+# (the `jitcore.codegen` package imports it).
+RefcountWalk = Callable[[ll.IRBuilder, ll.Module, ll.Value, T.Type, bool], None]
+_walk: list[RefcountWalk] = []
+
+
+def set_refcount_walk(walk: RefcountWalk) -> None:
+    _walk[:] = [walk]
+
+
 def emit_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
     """Incref or decref every reference-counted part of `v` (arrays, lists, strings,
-    containers, tuples and optionals of them): `lists.emit_refcount`, the one walk over
-    them (a dict's list values were left uncounted here: read twice, a value was freed)."""
-    from jitcore.codegen import lists  # builds on this module
-
-    lists.emit_refcount(b, b.module, v, t, increment)
+    containers, tuples and optionals of them) by the registered walk (a walk of its own here
+    skipped lists: a dict's list value read twice in one call was freed)."""
+    if not _walk:
+        raise InternalCompilerError("jitcore.codegen.lists has not registered its walk")
+    _walk[0](b, b.module, v, t, increment)
 
 
 def emit_block_ref(b: ll.IRBuilder, v: ll.Value, t: T.Type, increment: bool) -> None:
