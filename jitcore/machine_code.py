@@ -74,8 +74,8 @@ _lock = threading.RLock()
 _libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = weakref.WeakValueDictionary()
 # Every library name linked in this process: ORC cannot reuse the name of an unloaded one.
 _linked_names: set[str] = set()
-# Libraries never unloaded: the runtime's, and those holding static blocks (string constants,
-# frozen arrays) that returned arrays and strings may point into after their dispatcher is gone.
+# Libraries never unloaded: the runtime's, and those holding frozen arrays that returned arrays
+# may view after their dispatcher is gone.
 _pinned: list[llvm.ResourceTracker] = []
 
 

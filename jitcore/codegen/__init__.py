@@ -73,14 +73,15 @@ class GeneratedModule:
     kernel: str  # symbol of the kernel
     entry: str  # symbol of the Python entry point
     callees: list[str] = field(default_factory=list)
-    # Whether the module defines static blocks (string constants, frozen arrays: immortal
-    # blocks in its data), which values leaving a call may point into: its machine code must
-    # then never be unloaded (`machine_code.link`).
+    # Whether the module holds frozen arrays (`codegen.frozen`: immortal blocks in its data),
+    # which arrays returned to Python may view: its machine code must then never be unloaded
+    # (`machine_code.link`). String constants are immortal blocks too, but no string leaves a
+    # call uncopied (boxing decodes a new Python str), so they pin nothing.
     static_data: bool = False
 
 
-# The names of the globals holding static blocks (`rtstrings`, `utf8`, `frozen`).
-STATIC_DATA_PREFIXES = ("jitcore.str.", "jitcore.frozen.")
+# The names of the globals holding frozen arrays (`frozen.frozen_array_constant`).
+STATIC_DATA_PREFIXES = ("jitcore.frozen.",)
 
 
 def generate_module(fn: ir.Function, symbol: str, options: JitOptions) -> GeneratedModule:
