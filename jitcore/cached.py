@@ -65,7 +65,7 @@ def load(
     if machine_code.is_linked(symbol):
         return None  # this process already has that name: compile a fresh copy instead
     for callee in header["callees"]:
-        if callee["symbol"] == symbol or machine_code.is_linked(callee["symbol"]):
+        if callee["symbol"] == symbol or machine_code.is_loaded(callee["symbol"]):
             continue
         target = find_dispatcher(callee["module"], callee["qualname"])
         if target is not None and "frozen" in callee:
@@ -76,8 +76,10 @@ def load(
             loaded = compile_callee(target, parse_signature(callee["signature"]))
         except JitError:
             return None
-        if loaded != callee["symbol"] or not machine_code.is_linked(loaded):
-            return None  # compiled afresh into this session's group: compile the caller too
+        if loaded != callee["symbol"] or not machine_code.is_loaded(loaded):
+            # compiled afresh (into this session's group, or anew after its code was
+            # unloaded, under another name): compile the caller too
+            return None
     return pipeline.load_cached(
         entry.object_code,
         sig,

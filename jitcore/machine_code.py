@@ -72,6 +72,11 @@ _lock = threading.RLock()
 # (`NativeFunction.depends`). A library nothing keeps is unloaded by LLVM (the tracker's
 # disposal): a dropped dispatcher frees its machine code.
 _libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = weakref.WeakValueDictionary()
+# Every library a library calls into, directly or through others (a cached caller holds no
+# dispatcher of its callees, so its code must keep their callees' code too); weak keys.
+_depends_of: weakref.WeakKeyDictionary[llvm.ResourceTracker, tuple[llvm.ResourceTracker, ...]] = (
+    weakref.WeakKeyDictionary()
+)
 # Every library name linked in this process: ORC cannot reuse the name of an unloaded one.
 _linked_names: set[str] = set()
 # Libraries never unloaded: the runtime's, and those holding frozen arrays that returned arrays
@@ -111,7 +116,8 @@ class NativeFunction:
     kernel_address: int
     library: llvm.ResourceTracker
     _method_def: _PyMethodDef
-    # the libraries its code calls into (other dispatchers' kernels), kept loaded while it is
+    # the libraries its code calls into, directly or not (other dispatchers' kernels), kept
+    # loaded while it is
     depends: tuple[llvm.ResourceTracker, ...] = ()
 
 
@@ -246,7 +252,8 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
             _linked_names.add(unit.kernel)
         if any(unit.static_data for unit in units):
             _pinned.append(tracker)
-    depends = tuple(deps[1:])
+    depends = _with_their_callees(deps[1:])
+    _depends_of[tracker] = depends
     out = []
     for unit, name in zip(units, names):
         address, kernel_address = tracker[unit.entry], tracker[unit.kernel]
@@ -257,6 +264,17 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         method = _PyMethodDef.from_address(where)
         out.append(NativeFunction(func, address, kernel_address, tracker, method, depends))
     return out
+
+
+def _with_their_callees(
+    libraries: list[llvm.ResourceTracker],
+) -> tuple[llvm.ResourceTracker, ...]:
+    """`libraries` and every library they call into (each one's own list is complete)."""
+    out: dict[int, llvm.ResourceTracker] = {}
+    for library in libraries:
+        for each in (library, *_depends_of.get(library, ())):
+            out.setdefault(id(each), each)
+    return tuple(out.values())
 
 
 def numpy_api_address() -> int:

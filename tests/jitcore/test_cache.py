@@ -287,3 +287,68 @@ def test_callers_passing_named_functions_load_from_the_cache(project: Path) -> N
     }
     third = _run_passing(project, "use_cos", "use_sin")
     assert third == {"use_cos": [want["use_cos"], True], "use_sin": [want["use_sin"], True]}
+
+
+CHAIN = """
+from jitcore import jit
+
+
+@jit(cache=True)
+def c(x):
+    if x < 2:
+        return x
+    return c(x - 1) + c(x - 2)  # recursive: never inlined into its callers
+
+
+@jit(cache=True)
+def b(x):
+    if x < 0:
+        return b(x + 1)  # recursive too: a calls b, and only b calls c
+    return c(x) + 2
+
+
+@jit(cache=True)
+def a(x):
+    return b(x) * 10
+"""
+
+# Loads a -> b -> c from the cache, then reloads the module (the notebook pattern): the old
+# b and c dispatchers are collected, their code must stay loaded while the old a can call it;
+# then the new module's b, whose callee c was unloaded under its cached name, must compile.
+CHAIN_CHILD = """
+import gc, importlib, json
+import chain
+from jitcore import machine_code
+old_a = chain.a
+first = old_a(10), chain.c.stats().cache_hit
+importlib.reload(chain)
+gc.collect()
+junk = [bytearray(1 << 16) for _ in range(500)]  # reuse freed memory
+print(json.dumps({"first": first, "old_a": old_a(12), "new_b": chain.b(5)}))
+"""
+
+
+def test_cached_callers_keep_their_callees_code_through_a_reload(project: Path) -> None:
+    # a caller loaded from the cache holds no callee dispatcher: only its libraries keep the
+    # callees' code, transitively (c was unloaded under the old a: a segfault); and a callee
+    # whose code was unloaded is compiled again, not linked by its stale name (link error)
+    (project / "src" / "chain.py").write_text(CHAIN)
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [str(project / "src"), env.get("PYTHONPATH")])
+    )
+    env["JITCORE_CACHE_DIR"] = str(project / "cache")
+    env.pop("JITCORE_DEBUG", None)
+    fill = "import chain; print(chain.a(10))"
+    subprocess.run([sys.executable, "-c", fill], env=env, check=True, cwd=project, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", CHAIN_CHILD],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=project,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"first": [570, True], "old_a": (144 + 2) * 10, "new_b": 7}
