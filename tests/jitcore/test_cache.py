@@ -59,7 +59,8 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def run_child(project: Path, cache_dir: Path | None = None) -> dict:
+def run_child(project: Path, cache_dir: Path | None = None, code: str = CHILD) -> dict:
+    """Run `code` in a fresh process on the project's source and cache; its last line, JSON."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         filter(None, [str(project / "src"), env.get("PYTHONPATH")])
@@ -67,7 +68,7 @@ def run_child(project: Path, cache_dir: Path | None = None) -> dict:
     env["JITCORE_CACHE_DIR"] = str(cache_dir or project / "cache")
     env.pop("JITCORE_DEBUG", None)
     out = subprocess.run(
-        [sys.executable, "-c", CHILD],
+        [sys.executable, "-c", code],
         env=env,
         capture_output=True,
         text=True,
@@ -333,22 +334,6 @@ def test_cached_callers_keep_their_callees_code_through_a_reload(project: Path) 
     # callees' code, transitively (c was unloaded under the old a: a segfault); and a callee
     # whose code was unloaded is compiled again, not linked by its stale name (link error)
     (project / "src" / "chain.py").write_text(CHAIN)
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(project / "src"), env.get("PYTHONPATH")])
-    )
-    env["JITCORE_CACHE_DIR"] = str(project / "cache")
-    env.pop("JITCORE_DEBUG", None)
-    fill = "import chain; print(chain.a(10))"
-    subprocess.run([sys.executable, "-c", fill], env=env, check=True, cwd=project, timeout=120)
-    out = subprocess.run(
-        [sys.executable, "-c", CHAIN_CHILD],
-        env=env,
-        capture_output=True,
-        text=True,
-        cwd=project,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert run_child(project, code="import chain; print(chain.a(10))") == 570
+    got = run_child(project, code=CHAIN_CHILD)
     assert got == {"first": [570, True], "old_a": (144 + 2) * 10, "new_b": 7}
