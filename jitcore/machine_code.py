@@ -68,12 +68,13 @@ _new_cfunction.argtypes = [ctypes.c_void_p, ctypes.py_object, ctypes.py_object]
 
 _lock = threading.RLock()
 # symbol -> the library defining it, while something keeps that library alive: the overloads
-# linked from it (`NativeFunction.library`) and the libraries that call into it
-# (`NativeFunction.depends`). A library nothing keeps is unloaded by LLVM (the tracker's
-# disposal): a dropped dispatcher frees its machine code.
+# linked from it (`NativeFunction.library`) and the libraries that call into it (`_depends_of`).
+# A library nothing keeps is unloaded by LLVM (the tracker's disposal): a dropped dispatcher
+# frees its machine code.
 _libraries: weakref.WeakValueDictionary[str, llvm.ResourceTracker] = weakref.WeakValueDictionary()
 # Every library a library calls into, directly or through others (a cached caller holds no
-# dispatcher of its callees, so its code must keep their callees' code too); weak keys.
+# dispatcher of its callees, so its code must keep their callees' code too). Weak keys: an
+# entry, and the libraries it keeps, lives as long as its library.
 _depends_of: weakref.WeakKeyDictionary[llvm.ResourceTracker, tuple[llvm.ResourceTracker, ...]] = (
     weakref.WeakKeyDictionary()
 )
@@ -116,9 +117,6 @@ class NativeFunction:
     kernel_address: int
     library: llvm.ResourceTracker
     _method_def: _PyMethodDef
-    # the libraries its code calls into, directly or not (other dispatchers' kernels), kept
-    # loaded while it is
-    depends: tuple[llvm.ResourceTracker, ...] = ()
 
 
 def _runtime_object() -> bytes:
@@ -252,8 +250,7 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
             _linked_names.add(unit.kernel)
         if any(unit.static_data for unit in units):
             _pinned.append(tracker)
-    depends = _with_their_callees(deps[1:])
-    _depends_of[tracker] = depends
+    _depends_of[tracker] = _with_their_callees(deps[1:])
     out = []
     for unit, name in zip(units, names):
         address, kernel_address = tracker[unit.entry], tracker[unit.kernel]
@@ -262,8 +259,13 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         where = _permanent_method_def(name.encode(), address, METH_FASTCALL)
         func = _new_cfunction(where, None, None)
         method = _PyMethodDef.from_address(where)
-        out.append(NativeFunction(func, address, kernel_address, tracker, method, depends))
+        out.append(NativeFunction(func, address, kernel_address, tracker, method))
     return out
+
+
+def depends_of(library: llvm.ResourceTracker) -> tuple[llvm.ResourceTracker, ...]:
+    """The libraries `library`'s code calls into, directly or not, which it keeps loaded."""
+    return _depends_of.get(library, ())
 
 
 def _with_their_callees(
@@ -272,7 +274,7 @@ def _with_their_callees(
     """`libraries` and every library they call into (each one's own list is complete)."""
     out: dict[int, llvm.ResourceTracker] = {}
     for library in libraries:
-        for each in (library, *_depends_of.get(library, ())):
+        for each in (library, *depends_of(library)):
             out.setdefault(id(each), each)
     return tuple(out.values())
 

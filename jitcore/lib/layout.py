@@ -223,12 +223,17 @@ def check_view_shape(b: LowBuilder, shapes: list[ir.Value], itemsize: int) -> No
     `np.broadcast_arrays`): its size must fit int64 ("iterator is too large", multiplied in
     order), and so must its bytes (`checked_nbytes`). Strides of 0 make any shape cheap, and
     a wrapped size let later copies and reshapes allocate too little and write past it."""
-    size: ir.Value = i64(1)
-    for s in shapes:
-        too_big = b.intrinsic("smul_overflows", [size, s], T.BOOL)
-        b.raise_if(too_big, ValueError, "iterator is too large")
-        size = b.binop("mul", size, s)
+    check_size(b, shapes, "iterator is too large")
     checked_nbytes(b, shapes, itemsize)
+
+
+def check_size(b: LowBuilder, dims: list[ir.Value], message: str) -> None:
+    """NumPy's ValueError(`message`) when the product of dims (in this order) overflows int64
+    (negative dims are multiplied in as they are, as NumPy does)."""
+    size: ir.Value = i64(1)
+    for d in dims:
+        b.raise_if(b.intrinsic("smul_overflows", [size, d], T.BOOL), ValueError, message)
+        size = b.binop("mul", size, d)
 
 
 def size_of(b: LowBuilder, shapes: list[ir.Value]) -> ir.Value:

@@ -642,15 +642,6 @@ _RAVEL_TOO_BIG = (
 )
 
 
-def _check_size(b: LowBuilder, dims: list[ir.Value], message: str) -> None:
-    """NumPy's ValueError when the product of dims (in this order) overflows int64 (negative
-    dims are multiplied in as they are, as NumPy does)."""
-    size: ir.Value = i64(1)
-    for d in dims:
-        b.raise_if(b.intrinsic("smul_overflows", [size, d], T.BOOL), ValueError, message)
-        size = b.binop("mul", size, d)
-
-
 @register_function(
     np.unravel_index, params="indices: int | intarray, shape: shape", notes="order= only 'C'"
 )
@@ -672,7 +663,7 @@ def _unravel_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved 
         idx, shape = vals["indices"], vals["shape"]
         assert idx is not None and shape is not None
         dims, items = _dims_array(b, shape, nd)
-        _check_size(b, items, _UNRAVEL_TOO_BIG)
+        L.check_size(b, items, _UNRAVEL_TOO_BIG)
         flat = _flat(b, idx, T.I64)
         n = L.shape_of(b, flat, 0)
         out = L.allocate(b, T.I64, [i64(nd), n], "C")
@@ -723,7 +714,7 @@ def _ravel_multi_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resol
         mi, shape = vals["multi_index"], vals["dims"]
         assert mi is not None and shape is not None
         _, dims = _dims_array(b, shape, nd)
-        _check_size(b, dims[::-1], _RAVEL_TOO_BIG)
+        L.check_size(b, dims[::-1], _RAVEL_TOO_BIG)
         coords = [b.extract(mi, k) for k in range(nd)]
         arrays = [c for c in coords if isinstance(c.type, T.Array)]
         if arrays:
