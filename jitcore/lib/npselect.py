@@ -663,6 +663,8 @@ def _unravel_index(args: list[Operand], kwargs: dict[str, Operand]) -> Resolved 
         idx, shape = vals["indices"], vals["shape"]
         assert idx is not None and shape is not None
         dims, items = _dims_array(b, shape, nd)
+        if not isinstance(shape.type, T.Tuple):  # NumPy refuses a negative int shape itself
+            b.raise_if(b.cmp("lt", items[0], i64(0)), ValueError, _UNRAVEL_TOO_BIG)
         L.check_size(b, items, _UNRAVEL_TOO_BIG)
         flat = _flat(b, idx, T.I64)
         n = L.shape_of(b, flat, 0)

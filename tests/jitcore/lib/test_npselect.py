@@ -320,6 +320,7 @@ def ravel3(i, dims):
 @example(i=0, shape=(2**62, 2**62, 0))
 @example(i=0, shape=(0, 2**62, 2**62))
 @example(i=np.array([], np.int64), shape=(0, 3))
+@example(i=np.array([], np.int64), shape=-1)  # a negative int shape: ValueError
 def test_unravel_index_matches_numpy(i: object, shape: object) -> None:
     assert_same_arrays(unravel, i, shape)
     assert_same_arrays(unravel_const, i)
