@@ -36,6 +36,10 @@ settings.load_profile("ci" if os.environ.get("CI", "").lower() == "true" else "d
 
 # Tests run with the IR verifier on between stages and passes (DESIGN.md section 2).
 os.environ.setdefault("JITCORE_DEBUG", "1")
+# ... and test the final code: without this, a first call on small arguments gets first-tier
+# code (`jitcore.tiering`), which computes the same but is not the code that runs long.
+# tests/jitcore/test_tiering.py and benchmarks/test_compile.py turn tiering back on.
+os.environ.setdefault("JITCORE_TIERED", "0")
 
 
 def pytest_addoption(parser):  # type: ignore[no-untyped-def]

@@ -180,7 +180,10 @@ class LocalExecutor:
         self.reference = python_reference(dispatcher)
         self.plain = plain_python(dispatcher)
         self.dispatchers = {
-            m.label: dispatcher.with_options(mode=ExecutionMode.COMPILED, **m.changes)
+            # the final tier: what runs long, and what the timings stand for
+            m.label: dispatcher.with_options(
+                mode=ExecutionMode.COMPILED, tiered=False, **m.changes
+            )
             for m in modes
         }
         self._first_stats: dict[str, dict[str, Any]] = {}

@@ -31,6 +31,7 @@ def jit(
     disable_passes: Iterable[str] = ...,
     nogil: bool = ...,
     parallel: bool = ...,
+    tiered: bool = ...,
 ) -> Callable[[Callable[..., Any]], Any]: ...
 
 
@@ -46,6 +47,7 @@ def jit(
     disable_passes: Iterable[str] = (),
     nogil: bool = False,
     parallel: bool = False,
+    tiered: bool = True,
 ) -> Any:
     """Compile `func` to native code, one specialization per argument-type signature.
 
@@ -54,6 +56,8 @@ def jit(
     `jitcore.Module` instance compiles its `__call__` (see `jitcore.methods`). `nogil=True`
     releases the GIL while the compiled code runs, so Python threads calling it run at once;
     `parallel=True` runs `jitcore.prange` loops on native threads (README, "Scale out").
+    `tiered=False` compiles the final (O3) code at the first call even for small arguments,
+    instead of quick first-tier code replaced in the background (`jitcore.tiering`).
     """
     options = JitOptions(
         mode=ExecutionMode(mode) if isinstance(mode, str) else mode,
@@ -65,6 +69,7 @@ def jit(
         disable_passes=frozenset(disable_passes),
         nogil=nogil,
         parallel=parallel,
+        tiered=tiered,
     )
     options = options_from_env(options)
 

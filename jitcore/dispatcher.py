@@ -15,6 +15,7 @@ import inspect
 import itertools
 import time
 import warnings
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -269,15 +270,54 @@ class Dispatcher:
             if mode is ExecutionMode.COMPILED:
                 raise
             return self._fall_back(key, str(exc))
+        from jitcore import tiering
+
         try:
-            overload = self._compile(sig)
+            overload = self._compile(sig, tiering.wants_first_tier(self.options, args))
         except JitError as exc:
             if mode is ExecutionMode.COMPILED:
                 # user errors hide jitcore's frames; an internal error keeps its cause
                 raise exc.with_traceback(None) from exc.__cause__
             return self._fall_back(key, str(exc))
-        self._by_key[key] = overload
-        return overload
+        target: Callable[..., Any] = overload
+        if overload.first_tier:  # timed until it runs at the final tier (`jitcore.tiering`)
+            target = tiering.FirstTierCalls(overload, functools.partial(self._request, overload))
+        self._by_key[key] = target
+        return target
+
+    def _request(self, overload: Overload) -> None:
+        """Have the background thread compile `overload` at its final tier."""
+        from jitcore import session, tiering
+
+        ref = weakref.ref(self)  # a queued compile keeps no dropped function alive
+
+        def job() -> None:
+            dispatcher = ref()
+            if dispatcher is not None:
+                session.finish_first_tier(dispatcher, overload)
+
+        tiering.WORKER.submit(job)
+
+    def use_final_tier(self, overload: Overload, first: object) -> None:
+        """`overload` was compiled again at its final tier (by `session.finish_first_tier`,
+        under the compile lock): call it natively from now on. The first tier's code stays
+        loaded while the dispatcher lives: a call may be running it."""
+        from jitcore import tiering
+
+        self._dispatch_generations.append(first)
+        for key, target in list(self._by_key.items()):
+            if isinstance(target, tiering.FirstTierCalls) and target.overload is overload:
+                assert isinstance(key, tuple)
+                self._by_key[key] = overload
+                self._install_native_dispatch(key, overload)
+
+    def finish_tiers(self) -> None:
+        """Compile every first-tier specialization at its final tier now, in this thread, and
+        use it (`jitcore.tiering`): what benchmarks call after a first call on small data."""
+        from jitcore import session
+
+        for overload in list(self._overloads.values()):
+            session.finish_first_tier(self, overload)
 
     def _fall_back(self, key: tuple, reason: str) -> Callable[..., Any]:
         self._fallback_reason = reason
@@ -296,8 +336,12 @@ class Dispatcher:
 
     def compile(self, signature: Any) -> Overload:
         """Compile for an explicit signature: a tuple of IR types, Python/NumPy types, or
-        text such as `"f64, i64"`."""
-        return self._compile(parse_signature(signature))
+        text such as `"f64, i64"`. The result is final-tier code (`jitcore.tiering`)."""
+        from jitcore import session
+
+        overload = self._compile(parse_signature(signature))
+        session.finish_first_tier(self, overload)
+        return overload
 
     @property
     def signatures(self) -> list[tuple[T.Type, ...]]:
@@ -336,16 +380,16 @@ class Dispatcher:
             self._parsed = parsed
         return self._parsed
 
-    def _compile(self, sig: tuple[T.Type, ...]) -> Overload:
+    def _compile(self, sig: tuple[T.Type, ...], first_tier: bool = False) -> Overload:
         from jitcore import session
 
         log = compilelog.enabled()
         if log is None or registry.is_library_kernel(self.py_func) or self.options.prange_body:
-            return session.compile_signature(self, sig)
+            return session.compile_signature(self, sig, first_tier)
         signature = ", ".join(str(t) for t in sig)
         mode = self.options.mode.value
         try:
-            overload = session.compile_signature(self, sig)
+            overload = session.compile_signature(self, sig, first_tier)
         except JitError as exc:
             compilelog.record(log, self.py_func, signature, mode, type(exc).__name__, str(exc))
             raise
@@ -553,6 +597,8 @@ class Dispatcher:
         sig = self._pick(signature)
         record = self._overloads[sig].record
         stages = {name: record.stages.get(name, 0.0) for name in pipeline.STAGES}
+        if "tier-up" in record.stages:  # its final tier, compiled later (`jitcore.tiering`)
+            stages["tier-up"] = record.stages["tier-up"]
         if record.cache_hit:
             stages = {
                 "parse": record.stages.get("parse", 0.0),

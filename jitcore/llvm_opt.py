@@ -55,9 +55,15 @@ def target_machine(opt: int) -> llvm.TargetMachine:
 
 def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
     """Parse, verify and optimize `module` at level `opt` (the `llvm-opt` stage)."""
+    return optimize_text(str(module), opt)
+
+
+def optimize_text(text: str, opt: int) -> llvm.ModuleRef:
+    """`optimize_module` of a module's text (a first-tier specialization keeps the text of its
+    unoptimized module to be optimized again at the final tier: `jitcore.tiering`)."""
     initialize_llvm()
     tm = target_machine(opt)
-    ref = llvm.parse_assembly(str(module))
+    ref = llvm.parse_assembly(text)
     ref.triple = tm.triple
     ref.data_layout = str(tm.target_data)
     ref.verify()
@@ -68,6 +74,31 @@ def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
         pto.loop_unrolling = opt >= 2
         pb = llvm.create_pass_builder(tm, pto)
         pb.getModulePassManager().run(ref, pb)
+    return ref
+
+
+# First-tier code (`jitcore.tiering`): inline what codegen marked `alwaysinline`, promote stack
+# slots to registers, fold and simplify; no loop passes, no vectorizers. Measured on the bundled
+# kernels against LLVM's O1: a third of O1's optimization time, about the same code (matmul
+# 5.1 ms against 6.2, nbody 3.2 against 3.3, sieve 3.4 against 2.8), code generated at
+# `FIRST_TIER_CODEGEN` (O0's instruction selection made matmul 6x slower, for 20% less time).
+FIRST_TIER_PASSES = ("always_inliner", "sroa", "instruction_combine", "simplify_cfg")
+FIRST_TIER_CODEGEN = 1
+
+
+def optimize_first_tier(text: str) -> llvm.ModuleRef:
+    """Parse, verify and quickly optimize a module's text with `FIRST_TIER_PASSES`."""
+    initialize_llvm()
+    tm = target_machine(FIRST_TIER_CODEGEN)
+    ref = llvm.parse_assembly(text)
+    ref.triple = tm.triple
+    ref.data_layout = str(tm.target_data)
+    ref.verify()
+    pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
+    passes = llvm.create_new_module_pass_manager()
+    for name in FIRST_TIER_PASSES:
+        getattr(passes, f"add_{name}_pass")()
+    passes.run(ref, pb)
     return ref
 
 

@@ -220,8 +220,10 @@ def is_linked(symbol: str) -> bool:
     return symbol in _linked_names
 
 
-def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
-    """Link `units` into one JIT library and return their Python-callable entry points."""
+def link(units: list[Unit], names: list[str], library: str | None = None) -> list[NativeFunction]:
+    """Link `units` into one JIT library (named after the first unit's kernel unless `library`
+    names it) and return their Python-callable entry points. Callers linked later call these
+    definitions of the units' symbols, which replace any earlier ones (a first tier's)."""
     with _lock:
         runtime_symbols()
         builder = llvm.JITLibraryBuilder().add_current_process()
@@ -240,7 +242,7 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
             builder.add_jit_library(dep.name)
         for symbol, address in imports.items():  # SciPy's BLAS, NumPy's LinAlgError...
             builder.import_symbol(symbol, address)
-        library_name = units[0].kernel
+        library_name = library or units[0].kernel
         try:
             tracker = builder.link(jit_engine(), library_name)
         except RuntimeError as exc:  # an unresolved symbol: name it
@@ -248,6 +250,7 @@ def link(units: list[Unit], names: list[str]) -> list[NativeFunction]:
         for unit in units:
             _libraries[unit.kernel] = tracker
             _linked_names.add(unit.kernel)
+        _linked_names.add(library_name)
         if any(unit.static_data for unit in units):
             _pinned.append(tracker)
     _depends_of[tracker] = _with_their_callees(deps[1:])

@@ -6,6 +6,7 @@ Environment variables:
 * `JITCORE_DEBUG=1`: run the IR verifier between stages and passes.
 * `JITCORE_DISABLE_PASSES=dce,cse`: skip these optimization passes everywhere.
 * `JITCORE_OPT=0..3`: override the LLVM optimization level of every function.
+* `JITCORE_TIERED=0`: compile every function at its final tier at once (`jitcore.tiering`).
 * `JITCORE_NUM_THREADS=n`: the number of threads a `prange` loop runs on (default: the CPUs
   this process may use); `jitcore.set_num_threads` changes it at run time.
 * `JITCORE_CACHE=1`: turn the disk cache on for every function; `JITCORE_CACHE_DIR=path` moves it
@@ -59,6 +60,10 @@ class JitOptions:
     disable_passes: frozenset[str] = field(default_factory=frozenset)
     debug: bool = False
     nogil: bool = False  # release the GIL while the compiled code runs
+    # Whether a first call on small arguments may get quick first-tier code, recompiled at
+    # the final tier in the background once it has run long enough (`jitcore.tiering`).
+    # Never changes what the code computes: only how soon the final code is there.
+    tiered: bool = True
     parallel: bool = False  # run `prange` loops on the native thread pool
     # Internal: set on the function a prange loop's body is outlined into; the operators that
     # combine its per-chunk results (`jitcore.parallel`). None for every other function.
@@ -120,6 +125,8 @@ def options_from_env(options: JitOptions) -> JitOptions:
     env_passes = _env_passes()
     if env_passes:
         changes["disable_passes"] = options.disable_passes | env_passes
+    if os.environ.get("JITCORE_TIERED", "").strip() and not _env_flag("JITCORE_TIERED"):
+        changes["tiered"] = False
     if os.environ.get("JITCORE_OPT", "").strip():
         changes["opt"] = int(os.environ["JITCORE_OPT"])
     return options.replace(**changes) if changes else options

@@ -16,6 +16,7 @@ from jitcore import machine_code
 from jitcore.argtypes import typeof
 from jitcore.errors import InternalCompilerError, JitError, TypingError
 from jitcore.ir import types as T
+from jitcore.llvm_opt import FIRST_TIER_CODEGEN
 
 if TYPE_CHECKING:
     from jitcore import typeinfer
@@ -62,6 +63,9 @@ class CompileRecord:
     inline_ir: ir.Function | None = None
     callees: list[str] = field(default_factory=list)
     static_data: bool = True  # `codegen.GeneratedModule.static_data` (True when unknown)
+    # A first-tier specialization's unoptimized LLVM module, until it is compiled again at the
+    # final tier (`jitcore.tiering`); None for final-tier code.
+    final_tier_ir: str | None = None
 
     @contextmanager
     def stage(self, name: str) -> Iterator[None]:
@@ -89,6 +93,7 @@ class Overload:
     native: Callable[..., Any] | None = None
     keep_alive: machine_code.NativeFunction | None = None
     cache_key: str | None = None
+    first_tier: bool = False  # quick code, to be replaced by the final tier (`tiering`)
 
     def __call__(self, *args: Any) -> Any:
         """Call this specialization directly. The entry point trusts its arguments (the
@@ -118,11 +123,14 @@ def run_pipeline(
     assume_return: Callable[[T.Type], None],
     keep_text: bool = False,
     parse_seconds: float = 0.0,
+    first_tier: bool = False,
 ) -> CompileRecord | None:
     """Run the stages from `ssa` to `llvm-opt` for one signature. None when the return type
     depends on a recursive call whose own type is not known yet (the compile session types
     the caller again once its base cases give one). `machine-code` follows once the group of
-    functions compiled together is complete (`emit_machine_code`, then `link`)."""
+    functions compiled together is complete (`emit_machine_code`, then `link`). With
+    `first_tier`, LLVM runs only `llvm_opt.FIRST_TIER_PASSES` and the record keeps the module's
+    text for the final tier."""
     from jitcore import codegen, llvm_opt, lower, optimize
     from jitcore.ir.clone import clone_function
     from jitcore.ir.printer import print_ir
@@ -175,7 +183,10 @@ def run_pipeline(
     if keep_text:
         record.texts["codegen"] = str(generated.module)
     with record.stage("llvm-opt"):
-        if options.llvm_bisect_limit is None:
+        if first_tier:
+            record.final_tier_ir = str(generated.module)
+            ref = llvm_opt.optimize_first_tier(record.final_tier_ir)
+        elif options.llvm_bisect_limit is None:
             ref = llvm_opt.optimize_module(generated.module, options.opt)
         else:
             ref, ran = llvm_opt.optimize_module_bisected(
@@ -238,10 +249,22 @@ def _typed(
 
 
 def emit_machine_code(record: CompileRecord, opt: int) -> None:
-    """Turn the optimized module into object code (the first half of `machine-code`)."""
+    """Turn the optimized module into object code (the first half of `machine-code`), at
+    `opt` or, for a first-tier record, at the first tier's level."""
+    if record.final_tier_ir is not None:
+        opt = FIRST_TIER_CODEGEN
     with record.stage("machine-code"):
         record.object_code = machine_code.emit_object(record.llvm_module, opt)  # type: ignore[arg-type]
         record.llvm_module = None
+
+
+def final_tier_object(record: CompileRecord, opt: int) -> bytes:
+    """The object code of a first-tier record's module optimized at `opt` (thread-safe: it
+    touches nothing but LLVM and the text)."""
+    from jitcore import llvm_opt
+
+    assert record.final_tier_ir is not None
+    return machine_code.emit_object(llvm_opt.optimize_text(record.final_tier_ir, opt), opt)
 
 
 def load_cached(
@@ -268,8 +291,12 @@ def load_cached(
     return Overload(signature, return_type, symbol, record, native.callable, native)
 
 
-def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.NativeFunction]:
-    """Link a group of specializations (mutually recursive ones together) into the JIT."""
+def link(
+    records: list[CompileRecord], names: list[str], library: str | None = None
+) -> list[machine_code.NativeFunction]:
+    """Link a group of specializations (mutually recursive ones together) into the JIT, in a
+    library named after the first symbol unless `library` names it (a final tier replacing a
+    first one: library names are never reused)."""
     start = time.perf_counter()
     units = [
         machine_code.Unit(
@@ -277,7 +304,7 @@ def link(records: list[CompileRecord], names: list[str]) -> list[machine_code.Na
         )
         for r in records
     ]
-    natives = machine_code.link(units, names)
+    natives = machine_code.link(units, names, library)
     share = (time.perf_counter() - start) / max(1, len(records))
     for r in records:
         r.stages["machine-code"] = r.stages.get("machine-code", 0.0) + share

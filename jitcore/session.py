@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from jitcore import cached, machine_code, pipeline
+from jitcore import cached, machine_code, pipeline, tiering
 from jitcore.errors import JitError, TypingError
 from jitcore.ir import types as T
 from jitcore.pipeline import Overload
@@ -58,18 +58,20 @@ class CompileSession:
     cache_keys: dict[tuple[int, Signature], str] = field(default_factory=dict)
     depth: int = 0  # nesting of specializations being compiled (1 = the one asked for)
     caching: int = 0  # > 0 while compiling for a cached function: its callees use the cache
+    first_tier: bool = False  # quick code for what this session compiles (`jitcore.tiering`)
 
 
 @contextlib.contextmanager
-def open_session() -> Iterator[CompileSession]:
-    """The calling thread's session: a new one under the compile lock, or the one it is
-    already running (a callee compiled while its caller is typed)."""
+def open_session(first_tier: bool = False) -> Iterator[CompileSession]:
+    """The calling thread's session: a new one under the compile lock (compiling first-tier
+    code if `first_tier`), or the one it is already running (a callee compiled while its
+    caller is typed)."""
     with COMPILE_LOCK:
         current: CompileSession | None = getattr(_local, "session", None)
         if current is not None:
             yield current
             return
-        session = CompileSession()
+        session = CompileSession(first_tier=first_tier)
         _local.session = session
         try:
             yield session
@@ -141,13 +143,16 @@ def _qualname(value: object) -> str:
     return str(getattr(value, "__qualname__", None) or type(value).__qualname__)
 
 
-def compile_signature(dispatcher: Dispatcher, sig: Signature) -> Overload:
+def compile_signature(
+    dispatcher: Dispatcher, sig: Signature, first_tier: bool = False
+) -> Overload:
     """The specialization of `dispatcher` for `sig`: already compiled, loaded from the disk
-    cache, or compiled now. Thread-safe: exactly one compile per signature."""
+    cache, or compiled now (first-tier code if `first_tier` and `tiering` allows it).
+    Thread-safe: exactly one compile per signature."""
     existing = dispatcher.overload(sig)
     if existing is not None:
         return existing
-    with open_session() as session:
+    with open_session(first_tier) as session:
         existing = dispatcher.overload(sig)  # another thread may have finished it meanwhile
         if existing is not None:
             return existing
@@ -234,8 +239,11 @@ def _load_or_compile(
 
 
 def _compile_callee(dispatcher: Dispatcher, sig: Signature) -> str:
-    """Load or compile a callee a cached entry links against; its symbol."""
-    return compile_signature(dispatcher, sig).symbol
+    """Load or compile a callee a cached entry links against (at its final tier: cached code
+    is final code); its symbol."""
+    overload = compile_signature(dispatcher, sig)
+    finish_first_tier(dispatcher, overload)
+    return overload.symbol
 
 
 def compile_fresh(
@@ -245,8 +253,11 @@ def compile_fresh(
     compilation links the group (and stores it in the cache) when it is complete."""
     session.depth += 1
     failed = True
+    first_tier = (
+        session.first_tier and session.caching == 0 and tiering.eligible(dispatcher.options)
+    )
     try:
-        record = _run_pipeline(session, dispatcher, sig, keep_text=False)
+        record = _run_pipeline(session, dispatcher, sig, keep_text=False, first_tier=first_tier)
         failed = False
     finally:
         session.depth -= 1
@@ -255,6 +266,7 @@ def compile_fresh(
     if record is None:
         return None
     overload = Overload(sig, record.return_type, record.symbol, record)  # type: ignore[arg-type]
+    overload.first_tier = record.final_tier_ir is not None
     SYMBOLS.set_owner(record.symbol, dispatcher, sig)
     overload.cache_key = session.cache_keys.pop((id(dispatcher), sig), None)
     pipeline.emit_machine_code(record, dispatcher.options.opt)
@@ -266,7 +278,11 @@ def compile_fresh(
 
 
 def _run_pipeline(
-    session: CompileSession, dispatcher: Dispatcher, sig: Signature, keep_text: bool
+    session: CompileSession,
+    dispatcher: Dispatcher,
+    sig: Signature,
+    keep_text: bool,
+    first_tier: bool = False,
 ) -> pipeline.CompileRecord | None:
     parsed = dispatcher.parsed()
     token = (id(dispatcher), sig)
@@ -283,6 +299,7 @@ def _run_pipeline(
             assume_return=lambda t: session.assumed.__setitem__(token, t),
             keep_text=keep_text,
             parse_seconds=dispatcher.parse_seconds,
+            first_tier=first_tier,
         )
     except JitError as err:
         err.with_note(
@@ -304,6 +321,10 @@ def _discard_group(session: CompileSession) -> None:
 def _link_group(session: CompileSession) -> None:
     group = list(session.group)
     session.group.clear()
+    if not all(overload.first_tier for _, overload in group):
+        own = {overload.symbol for _, overload in group}
+        for _, overload in group:  # final code never calls first-tier code
+            _finish_callees(overload.record.callees, own)
     natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
     for (_, overload), native in zip(group, natives):
         overload.native = native.callable
@@ -313,3 +334,56 @@ def _link_group(session: CompileSession) -> None:
         for dispatcher, overload in group:
             if overload.cache_key is not None:
                 cached.store(dispatcher, overload, SYMBOLS.owner)
+
+
+def finish_first_tier(
+    dispatcher: Dispatcher, overload: Overload, busy: set[str] | None = None
+) -> None:
+    """Compile a first-tier specialization again at its final level and switch to it: later
+    callers link against the final code, and the dispatcher calls it natively. Its first-tier
+    callees are finished first (final code never calls first-tier code). Any thread: LLVM runs
+    outside the compile lock; linking and switching run under it. Nothing to do for final
+    code; a specialization dropped meanwhile (`clear()`) is left alone.
+
+    `busy`: the symbols being finished on this thread (mutual recursion)."""
+    busy = set() if busy is None else busy
+    if not overload.first_tier or overload.symbol in busy:
+        return
+    busy.add(overload.symbol)
+    record = overload.record
+    _finish_callees(record.callees, busy)
+    start = time.perf_counter()
+    with tiering.in_llvm():
+        if not overload.first_tier or record.final_tier_ir is None:
+            return  # another thread finished it meanwhile
+        object_code = pipeline.final_tier_object(record, dispatcher.options.opt)
+    with COMPILE_LOCK, tiering.in_llvm():
+        if not overload.first_tier or dispatcher.overload(overload.signature) is not overload:
+            return
+        final = pipeline.CompileRecord(
+            record.signature,
+            record.return_type,
+            record.symbol,
+            object_code=object_code,
+            callees=list(record.callees),
+            static_data=record.static_data,
+        )
+        library = f"{record.symbol}.final"
+        (native,) = pipeline.link([final], [dispatcher.py_func.__name__], library)
+        first = overload.keep_alive
+        overload.native, overload.keep_alive = native.callable, native
+        overload.first_tier = False
+        record.object_code, record.final_tier_ir = object_code, None
+        record.stages["tier-up"] = time.perf_counter() - start
+        dispatcher.use_final_tier(overload, first)
+
+
+def _finish_callees(callees: list[str], busy: set[str]) -> None:
+    """Finish the first-tier specializations among `callees` (symbols) not in `busy`."""
+    for symbol in callees:
+        owner = SYMBOLS.owner(symbol)
+        if owner is None or symbol in busy:
+            continue
+        callee = owner[0].overload(owner[1])
+        if callee is not None and callee.first_tier:
+            finish_first_tier(owner[0], callee, busy)
