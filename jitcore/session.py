@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 Signature = tuple[T.Type, ...]
 
 COMPILE_LOCK = threading.RLock()
+tiering.hold_across_fork(COMPILE_LOCK)  # its background compiles link under it
 _local = threading.local()
 
 

@@ -128,6 +128,8 @@ class _Worker:
         self.thread: threading.Thread | None = None
         self.stopping = False
         self.errors: list[Exception] = []  # the last few failed final-tier compiles
+        # Locks the worker takes before `in_llvm`, held across a fork (`hold_across_fork`).
+        self.fork_locks: list[Any] = []
         # Held while the worker is inside LLVM (compiling or linking): a fork waits for it.
         self.in_llvm = threading.Lock()
 
@@ -176,15 +178,24 @@ class _Worker:
             thread.join(timeout=30)
 
     def before_fork(self) -> None:
+        """Wait until no thread holds the fork locks (the compile lock: the worker links under
+        it) and the worker is outside LLVM: a child must not inherit a lock held by a thread
+        it does not have. In the order the worker takes them, so this cannot deadlock."""
+        for lock in self.fork_locks:
+            lock.acquire()
         self.in_llvm.acquire()
 
     def after_fork_in_parent(self) -> None:
         self.in_llvm.release()
+        for lock in reversed(self.fork_locks):
+            lock.release()
 
     def after_fork_in_child(self) -> None:
         self.in_llvm = threading.Lock()
         self.wake = threading.Condition()
-        self.thread = None  # the parent's thread does not exist here
+        self.thread = None  # the parent's thread does not exist here; a submit starts one
+        for lock in reversed(self.fork_locks):
+            lock.release()  # held by this thread, which the child has
 
 
 WORKER = _Worker()
@@ -195,6 +206,11 @@ if hasattr(os, "register_at_fork"):
         after_in_parent=WORKER.after_fork_in_parent,
         after_in_child=WORKER.after_fork_in_child,
     )
+
+
+def hold_across_fork(lock: Any) -> None:
+    """Have a fork wait for `lock`, which the worker's jobs take before `in_llvm`."""
+    WORKER.fork_locks.append(lock)
 
 
 def in_llvm() -> threading.Lock:
