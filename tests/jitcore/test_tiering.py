@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -22,6 +26,7 @@ from hypothesis.extra import numpy as hnp
 from jitcore import jit, session, tiering
 from jitcore.dispatcher import Dispatcher
 from jitcore.ir import types as T
+from tests.import_graph import ROOT
 
 
 @pytest.fixture(autouse=True)
@@ -369,3 +374,23 @@ def test_the_session_keeps_the_first_tier_flag_to_its_own_compile() -> None:
     f = jit(mode="compiled")(weighted)
     f(np.ones(2), 1.0)
     assert session.current_session() is None
+
+
+def test_the_readme_example_runs_as_written(tmp_path: Path) -> None:
+    """README, "Tiered compilation": its example prints what its comments say."""
+    text = (ROOT / "README.md").read_text()
+    start = text.index("**Tiered compilation.**")
+    block = text[text.index("```python\n", start) + len("```python\n") :]
+    block = block[: block.index("```")]
+    script = tmp_path / "example.py"
+    script.write_text(block)
+    env = {k: v for k, v in os.environ.items() if k != "JITCORE_TIERED"}
+    env["PYTHONPATH"] = str(ROOT)
+    out = subprocess.run(
+        [sys.executable, str(script)], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    expected = [
+        line.split("#")[1].split(":")[0].strip() for line in block.splitlines() if "print(" in line
+    ]
+    assert out.stdout.split("\n")[:3] == expected
