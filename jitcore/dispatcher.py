@@ -51,7 +51,8 @@ class CompileStats:
     total: float = field(init=False)
 
     def __post_init__(self) -> None:
-        self.total = sum(self.stages.values())
+        # what the first call waited for: not the final tier compiled later in the background
+        self.total = sum(v for k, v in self.stages.items() if k != "tier-up")
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -270,7 +271,7 @@ class Dispatcher:
             if mode is ExecutionMode.COMPILED:
                 raise
             return self._fall_back(key, str(exc))
-        from jitcore import tiering
+        from jitcore import session, tiering
 
         try:
             overload = self._compile(sig, tiering.wants_first_tier(self.options, args))
@@ -281,7 +282,11 @@ class Dispatcher:
             return self._fall_back(key, str(exc))
         target: Callable[..., Any] = overload
         if overload.first_tier:  # timed until it runs at the final tier (`jitcore.tiering`)
-            target = tiering.FirstTierCalls(overload, functools.partial(self._request, overload))
+            target = tiering.FirstTierCalls(
+                overload,
+                functools.partial(self._request, overload),
+                functools.partial(session.finish_first_tier, self, overload),
+            )
         self._by_key[key] = target
         return target
 
@@ -318,6 +323,8 @@ class Dispatcher:
 
         for overload in list(self._overloads.values()):
             session.finish_first_tier(self, overload)
+        for variant in list(self._frozen_variants.values()):  # functions passed as arguments
+            variant.finish_tiers()
 
     def _fall_back(self, key: tuple, reason: str) -> Callable[..., Any]:
         self._fallback_reason = reason

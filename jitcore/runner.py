@@ -170,8 +170,10 @@ class Runner:
             tuple(paths.values()),
             {i.variable: walk(self.model, i.variable).ndim for i in inputs if i.variable},
         )
-        bound = BoundMethod(self.model, Dispatcher(func, self.options))
-        generated = bound.generated(self.options)
+        # a whole run is long: its final code at once, not a first tier (`jitcore.tiering`)
+        options = self.options.replace(tiered=False)
+        bound = BoundMethod(self.model, Dispatcher(func, options))
+        generated = bound.generated(options)
         values = [i.value for i in inputs] + list(monitors.values())
         # compile first (a run of no steps), so neither a compile error nor the compile time
         # lands in the middle of the chunks

@@ -337,54 +337,74 @@ def _link_group(session: CompileSession) -> None:
                 cached.store(dispatcher, overload, SYMBOLS.owner)
 
 
-def finish_first_tier(
-    dispatcher: Dispatcher, overload: Overload, busy: set[str] | None = None
-) -> None:
+def finish_first_tier(dispatcher: Dispatcher, overload: Overload) -> None:
     """Compile a first-tier specialization again at its final level and switch to it: later
-    callers link against the final code, and the dispatcher calls it natively. Its first-tier
-    callees are finished first (final code never calls first-tier code). Any thread: LLVM runs
-    outside the compile lock; linking and switching run under it. Nothing to do for final
-    code; a specialization dropped meanwhile (`clear()`) is left alone.
-
-    `busy`: the symbols being finished on this thread (mutual recursion)."""
-    busy = set() if busy is None else busy
-    if not overload.first_tier or overload.symbol in busy:
+    callers link against the final code, and the dispatcher calls it natively. The first-tier
+    specializations it calls, directly or not, are compiled with it and linked into the same
+    library (final code never calls first-tier code; a mutually recursive group must be final
+    together). Any thread: LLVM runs outside the compile lock (llvmlite serializes its calls
+    itself); linking and switching run under it. Nothing to do for final code; a
+    specialization finished by another thread meanwhile, or dropped (`clear()`), is left out."""
+    if not overload.first_tier:
         return
-    busy.add(overload.symbol)
-    record = overload.record
-    _finish_callees(record.callees, busy)
     start = time.perf_counter()
-    with tiering.in_llvm():
-        if not overload.first_tier or record.final_tier_ir is None:
-            return  # another thread finished it meanwhile
-        object_code = pipeline.final_tier_object(record, dispatcher.options.opt)
+    compiled = []
+    for owner, member in _first_tier_closure(dispatcher, overload):
+        with tiering.in_llvm():
+            if member.first_tier and member.record.final_tier_ir is not None:
+                code = pipeline.final_tier_object(member.record, owner.options.opt)
+                compiled.append((owner, member, code))
     with COMPILE_LOCK, tiering.in_llvm():
-        if not overload.first_tier or dispatcher.overload(overload.signature) is not overload:
+        todo = [
+            (owner, member, code)
+            for owner, member, code in compiled
+            if member.first_tier and owner.overload(member.signature) is member
+        ]
+        if not todo:
             return
-        final = pipeline.CompileRecord(
-            record.signature,
-            record.return_type,
-            record.symbol,
-            object_code=object_code,
-            callees=list(record.callees),
-            static_data=record.static_data,
-        )
-        library = f"{record.symbol}.final"
-        (native,) = pipeline.link([final], [dispatcher.py_func.__name__], library)
-        first = overload.keep_alive
-        overload.native, overload.keep_alive = native.callable, native
-        overload.first_tier = False
-        record.object_code, record.final_tier_ir = object_code, None
-        record.stages["tier-up"] = time.perf_counter() - start
-        dispatcher.use_final_tier(overload, first)
+        finals = [
+            pipeline.CompileRecord(
+                m.record.signature,
+                m.record.return_type,
+                m.symbol,
+                object_code=code,
+                callees=list(m.record.callees),
+                static_data=m.record.static_data,
+            )
+            for _, m, code in todo
+        ]
+        names = [owner.py_func.__name__ for owner, _, _ in todo]
+        natives = pipeline.link(finals, names, f"{todo[0][1].symbol}.final")
+        seconds = time.perf_counter() - start
+        for (owner, member, code), native in zip(todo, natives):
+            first = member.keep_alive
+            member.native, member.keep_alive = native.callable, native
+            member.first_tier = False
+            member.record.object_code, member.record.final_tier_ir = code, None
+            member.record.stages["tier-up"] = seconds
+            owner.use_final_tier(member, first)
 
 
-def _finish_callees(callees: list[str], busy: set[str]) -> None:
-    """Finish the first-tier specializations among `callees` (symbols) not in `busy`."""
+def _first_tier_closure(
+    dispatcher: Dispatcher, overload: Overload
+) -> list[tuple[Dispatcher, Overload]]:
+    """`overload` and every first-tier specialization it calls, directly or not."""
+    found = {overload.symbol: (dispatcher, overload)}
+    pending = [overload]
+    while pending:
+        for symbol in pending.pop().record.callees:
+            owner = SYMBOLS.owner(symbol) if symbol not in found else None
+            callee = owner[0].overload(owner[1]) if owner is not None else None
+            if owner is not None and callee is not None and callee.first_tier:
+                found[symbol] = (owner[0], callee)
+                pending.append(callee)
+    return list(found.values())
+
+
+def _finish_callees(callees: list[str], skip: set[str]) -> None:
+    """Finish the first-tier specializations among `callees` (symbols) not in `skip`."""
     for symbol in callees:
-        owner = SYMBOLS.owner(symbol)
-        if owner is None or symbol in busy:
-            continue
-        callee = owner[0].overload(owner[1])
-        if callee is not None and callee.first_tier:
-            finish_first_tier(owner[0], callee, busy)
+        owner = SYMBOLS.owner(symbol) if symbol not in skip else None
+        callee = owner[0].overload(owner[1]) if owner is not None else None
+        if owner is not None and callee is not None and callee.first_tier:
+            finish_first_tier(owner[0], callee)

@@ -73,12 +73,19 @@ def wants_first_tier(options: JitOptions, args: tuple) -> bool:
     return sum(map(_elements, args)) < SMALL_ARGUMENTS
 
 
+_LOOK_INTO = 16  # containers up to this length are counted by their items
+
+
 def _elements(value: object) -> int:
-    """How much work an argument may stand for: an array's size, a container's length (the
-    items of nested containers are not looked into), an integer's magnitude (`sieve(n)`,
+    """How much work an argument may stand for: an array's size, a small container's items'
+    (a tuple of arrays), a larger container's length, an integer's magnitude (`sieve(n)`,
     `simulate(steps)`: an integer argument is often a count), 1 for anything else."""
     if isinstance(value, np.ndarray):
         return int(value.size)
+    if isinstance(value, (list, tuple)) and len(value) <= _LOOK_INTO:  # (a, b): arrays inside
+        return max(1, sum(map(_elements, value)))
+    if isinstance(value, dict) and len(value) <= _LOOK_INTO:
+        return max(1, sum(map(_elements, value.values())))
     if isinstance(value, (list, tuple, dict, set, str, bytes)):
         return max(1, len(value))
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -88,11 +95,24 @@ def _elements(value: object) -> int:
 
 class FirstTierCalls:
     """What the dispatcher calls for a first-tier specialization: its entry point, timed, and
-    the request for the final tier once the calls have run long enough."""
+    the request for the final tier once the calls have run long enough. A call with large
+    arguments (`wants_first_tier` says no) finishes the final tier first, in the calling
+    thread: it would run long on first-tier code."""
 
-    __slots__ = ("overload", "native", "budget", "seconds", "calls", "requested", "_request")
+    __slots__ = (
+        "overload",
+        "native",
+        "budget",
+        "seconds",
+        "calls",
+        "requested",
+        "_request",
+        "_finish",
+    )
 
-    def __init__(self, overload: Overload, request: Callable[[], None]) -> None:
+    def __init__(
+        self, overload: Overload, request: Callable[[], None], finish: Callable[[], None]
+    ) -> None:
         self.overload = overload
         self.native = overload.native
         self.budget = sum(overload.record.stages.values())  # what compiling it took
@@ -100,8 +120,13 @@ class FirstTierCalls:
         self.calls = 0
         self.requested = False
         self._request = request
+        self._finish = finish
 
     def __call__(self, *args: Any) -> Any:
+        if sum(map(_elements, args)) >= SMALL_ARGUMENTS:
+            self._finish()
+            self.requested = True
+            return self.overload.native(*args)  # type: ignore[misc]
         start = time.perf_counter()
         try:
             return self.native(*args)  # type: ignore[misc]
@@ -126,6 +151,7 @@ class _Worker:
         self.jobs: collections.deque[Callable[[], None]] = collections.deque()
         self.wake = threading.Condition()
         self.thread: threading.Thread | None = None
+        self.current: Callable[[], None] | None = None  # the job running now
         self.stopping = False
         self.errors: list[Exception] = []  # the last few failed final-tier compiles
         # Locks the worker takes before `in_llvm`, held across a fork (`hold_across_fork`).
@@ -138,12 +164,14 @@ class _Worker:
             if self.stopping:
                 return
             self.jobs.append(job)
-            if self.thread is None or not self.thread.is_alive():
-                self.thread = threading.Thread(
-                    target=self._run, name="jitcore-tier-up", daemon=True
-                )
-                self.thread.start()
+            self._start()
             self.wake.notify()
+
+    def _start(self) -> None:
+        """Start the thread if it is not running (called holding `wake`)."""
+        if self.thread is None or not self.thread.is_alive():
+            self.thread = threading.Thread(target=self._run, name="jitcore-tier-up", daemon=True)
+            self.thread.start()
 
     def _run(self) -> None:
         while True:
@@ -152,12 +180,14 @@ class _Worker:
                     self.wake.wait()
                 if self.stopping:
                     return
-                job = self.jobs.popleft()
+                job = self.current = self.jobs.popleft()
             try:
                 job()
             except Exception as exc:  # noqa: BLE001 - the first tier stays: it computes the same
                 self.errors.append(exc)  # kept for debugging (and tests), never raised
                 del self.errors[:-10]
+            finally:
+                self.current = None
 
     def drain(self) -> None:
         """Run every pending job in the calling thread (tests and `jitcore.finish_tiers`)."""
@@ -191,11 +221,19 @@ class _Worker:
             lock.release()
 
     def after_fork_in_child(self) -> None:
+        """The parent's thread does not exist here: the child runs the jobs it left, the one
+        it was running (waiting for the compile lock, say) first, on a thread of its own."""
         self.in_llvm = threading.Lock()
         self.wake = threading.Condition()
-        self.thread = None  # the parent's thread does not exist here; a submit starts one
+        self.thread = None
+        if self.current is not None:
+            self.jobs.appendleft(self.current)
+            self.current = None
         for lock in reversed(self.fork_locks):
             lock.release()  # held by this thread, which the child has
+        if self.jobs and not self.stopping:
+            with self.wake:
+                self._start()
 
 
 WORKER = _Worker()

@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from jitcore import jit, session, tiering
+from jitcore import jit, machine_code, session, tiering
 from jitcore.dispatcher import Dispatcher
 from jitcore.ir import types as T
 from tests.import_graph import ROOT
@@ -394,3 +394,116 @@ def test_the_readme_example_runs_as_written(tmp_path: Path) -> None:
         line.split("#")[1].split(":")[0].strip() for line in block.splitlines() if "print(" in line
     ]
     assert out.stdout.split("\n")[:3] == expected
+
+
+def is_even(n: int) -> bool:
+    if n == 0:
+        return True
+    s = 0
+    for k in range(3):  # a loop: not inlined
+        s += k
+    return is_odd(n - 1) if s == 3 else False
+
+
+def is_odd(n: int) -> bool:
+    if n == 0:
+        return False
+    s = 0
+    for k in range(3):
+        s += k
+    return is_even(n - 1) if s == 3 else True
+
+
+def test_a_mutually_recursive_group_is_final_together() -> None:
+    """Finishing one of two mutually recursive functions links both into one final library:
+    neither final function may call the other's first tier."""
+    global is_even, is_odd
+    plain_even, plain_odd = is_even, is_odd
+    try:
+        is_even, is_odd = jit(mode="compiled")(plain_even), jit(mode="compiled")(plain_odd)
+        assert is_even(10) is True and is_odd(7) is True
+        group = [o for f in (is_even, is_odd) for o in f.overloads.values()]
+        assert group and all(o.first_tier for o in group)
+        first_libraries = {id(o.keep_alive.library) for o in group}
+        is_odd.finish_tiers()  # is_odd calls is_even (which may have inlined is_odd)
+        assert all(not o.first_tier for o in group)
+        for o in group:
+            depends = machine_code.depends_of(o.keep_alive.library)
+            assert not {id(lib) for lib in depends} & first_libraries
+        assert is_even(11) is False and is_odd(9) is True
+    finally:
+        is_even, is_odd = plain_even, plain_odd
+
+
+def test_a_large_call_of_a_first_tier_function_runs_final_code() -> None:
+    f = jit(mode="compiled")(weighted)
+    f(np.ones(4), 1.0)
+    overload = _only(f)
+    assert overload.first_tier
+    big = np.ones(tiering.SMALL_ARGUMENTS)
+    assert f(big, 2.0) == weighted(big, 2.0)
+    assert not overload.first_tier
+
+
+def test_arrays_inside_small_containers_count() -> None:
+    options = jit(weighted).options
+    big = np.ones(tiering.SMALL_ARGUMENTS // 2)
+    assert not tiering.wants_first_tier(options, ((big, big), 20))
+    assert not tiering.wants_first_tier(options, ({"a": big, "b": big},))
+    assert tiering.wants_first_tier(options, ((np.ones(3), np.ones(3)), 20))
+    assert tiering.wants_first_tier(options, (list(range(100)),))
+
+
+def apply_twice(g: Any, a: np.ndarray) -> np.ndarray:
+    return g(g(a))
+
+
+def test_finish_tiers_includes_the_variants_for_functions_passed() -> None:
+    @jit(mode="compiled")
+    def square(x: np.ndarray) -> np.ndarray:
+        return x * x
+
+    f = jit(mode="compiled")(apply_twice)
+    a = np.arange(4.0)
+    np.testing.assert_array_equal(f(square, a), a**4)
+    (variant,) = f._frozen_variants.values()
+    overload = _only(variant)
+    assert overload.first_tier
+    f.finish_tiers()
+    assert not overload.first_tier
+
+
+def test_stats_total_is_what_the_first_call_waited_for() -> None:
+    f = jit(mode="compiled")(weighted)
+    f(np.ones(2), 1.0)
+    before = f.stats().total
+    f.finish_tiers()
+    stats = f.stats()
+    assert stats.stages["tier-up"] > 0
+    assert stats.total == before
+
+
+def _child_waits_for_the_final_tier(f: Any, queue: Any) -> None:
+    overload = _only(f)
+    deadline = time.monotonic() + 60
+    while overload.first_tier and time.monotonic() < deadline:
+        time.sleep(0.01)
+    queue.put(overload.first_tier)
+
+
+@pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(), reason="no fork")
+def test_a_child_runs_the_final_compiles_its_parent_had_queued() -> None:
+    f = jit(mode="compiled")(norms)
+    f(np.ones((2, 2)))
+    hold = threading.Event()
+    tiering.WORKER.submit(lambda: hold.wait(timeout=2))  # busy when the fork comes
+    f._request(_only(f))  # queued behind it
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_child_waits_for_the_final_tier, args=(f, queue))
+    child.start()
+    hold.set()
+    assert queue.get(timeout=120) is False  # the child compiled it
+    child.join(timeout=120)
+    assert child.exitcode == 0
+    _wait_final(_only(f))
