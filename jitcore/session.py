@@ -379,10 +379,10 @@ def finish_first_tier(dispatcher: Dispatcher, overload: Overload) -> None:
         for (owner, member, code), native in zip(todo, natives):
             first = member.keep_alive
             member.native, member.keep_alive = native.callable, native
-            member.first_tier = False
             member.record.object_code, member.record.final_tier_ir = code, None
             member.record.stages["tier-up"] = seconds
             owner.use_final_tier(member, first)
+            member.first_tier = False  # last: a thread seeing it sees the rest done
 
 
 def _first_tier_closure(
