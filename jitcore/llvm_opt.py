@@ -58,15 +58,20 @@ def optimize_module(module: ll.Module, opt: int) -> llvm.ModuleRef:
     return optimize_text(str(module), opt)
 
 
-def optimize_text(text: str, opt: int) -> llvm.ModuleRef:
-    """`optimize_module` of a module's text (a first-tier specialization keeps the text of its
-    unoptimized module to be optimized again at the final tier: `jitcore.tiering`)."""
-    initialize_llvm()
-    tm = target_machine(opt)
+def _parsed(text: str, tm: llvm.TargetMachine) -> llvm.ModuleRef:
+    """A module's text parsed and verified, for `tm`'s triple and data layout."""
     ref = llvm.parse_assembly(text)
     ref.triple = tm.triple
     ref.data_layout = str(tm.target_data)
     ref.verify()
+    return ref
+
+
+def optimize_text(text: str, opt: int) -> llvm.ModuleRef:
+    """`optimize_module` of a module's text (a first-tier specialization keeps the text of its
+    unoptimized module to be optimized again at the final tier: `jitcore.tiering`)."""
+    tm = target_machine(opt)
+    ref = _parsed(text, tm)
     if opt > 0:
         pto = llvm.create_pipeline_tuning_options(speed_level=opt)
         pto.loop_vectorization = opt >= 2
@@ -88,12 +93,8 @@ FIRST_TIER_CODEGEN = 1
 
 def optimize_first_tier(text: str) -> llvm.ModuleRef:
     """Parse, verify and quickly optimize a module's text with `FIRST_TIER_PASSES`."""
-    initialize_llvm()
     tm = target_machine(FIRST_TIER_CODEGEN)
-    ref = llvm.parse_assembly(text)
-    ref.triple = tm.triple
-    ref.data_layout = str(tm.target_data)
-    ref.verify()
+    ref = _parsed(text, tm)
     pb = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=1))
     passes = llvm.create_new_module_pass_manager()
     for name in FIRST_TIER_PASSES:
