@@ -16,3 +16,12 @@
 
 Nothing here may require Numba: it is an optional extra, measured when importable.
 """
+
+import os
+
+# Run times here are of the final code (what runs long), so tiered compilation is off for every
+# function made in a process that imports the benchmarks (scripts such as `python -m
+# benchmarks.diagnoses` time a few calls after the first, which on small inputs would be
+# first-tier code, replaced in the background partway). `test_compile` turns it on again to
+# time the first call users get, and times the final code compiled at once beside it.
+os.environ.setdefault("JITCORE_TIERED", "0")
