@@ -323,8 +323,16 @@ def _link_group(session: CompileSession) -> None:
     group = list(session.group)
     session.group.clear()
     if not all(overload.first_tier for _, overload in group):
+        # final code never calls first-tier code: a group with final members (a callee that
+        # is not tiered, in a first-tier session) is final throughout, its members linked
+        # together, and the first-tier functions it calls from outside are finished first
+        for dispatcher, overload in group:
+            if overload.first_tier:
+                record = overload.record
+                record.object_code = pipeline.final_tier_object(record, dispatcher.options.opt)
+                record.final_tier_ir, overload.first_tier = None, False
         own = {overload.symbol for _, overload in group}
-        for _, overload in group:  # final code never calls first-tier code
+        for _, overload in group:
             _finish_callees(overload.record.callees, own)
     natives = pipeline.link([o.record for _, o in group], [d.py_func.__name__ for d, _ in group])
     for (_, overload), native in zip(group, natives):

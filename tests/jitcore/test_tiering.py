@@ -507,3 +507,33 @@ def test_a_child_runs_the_final_compiles_its_parent_had_queued() -> None:
     child.join(timeout=120)
     assert child.exitcode == 0
     _wait_final(_only(f))
+
+
+def test_an_untiered_callee_makes_its_group_final() -> None:
+    """A `tiered=False` callee compiled for a first-tier caller is final code, linked with the
+    functions compiled with it: they are final too, or it would call first-tier code."""
+
+    def leaf(x: float) -> float:
+        s = 0.0
+        for k in range(5):
+            s += math.sin(x * k)
+        return s
+
+    jleaf = jit(mode="compiled")(leaf)
+
+    def middle(x: float) -> float:
+        s = 0.0
+        for k in range(2):
+            s += jleaf(x + k)
+        return s
+
+    jmiddle = jit(mode="compiled", tiered=False)(middle)
+
+    def top(a: np.ndarray) -> float:
+        return jmiddle(a[0]) + jleaf(a[1])
+
+    jtop = jit(mode="compiled")(top)
+    a = np.array([0.5, 0.25])
+    assert jtop(a) == top(a)
+    compiled = [o for f in (jtop, jmiddle, jleaf) for o in f.overloads.values()]
+    assert compiled and not any(o.first_tier for o in compiled)
