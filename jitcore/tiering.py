@@ -124,8 +124,11 @@ class FirstTierCalls:
 
     def __call__(self, *args: Any) -> Any:
         if sum(map(_elements, args)) >= SMALL_ARGUMENTS:
-            self._finish()
             self.requested = True
+            try:
+                self._finish()
+            except Exception as exc:  # noqa: BLE001 - the first tier computes the same
+                WORKER.errors.append(exc)
             return self.overload.native(*args)  # type: ignore[misc]
         start = time.perf_counter()
         try:
