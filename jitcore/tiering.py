@@ -20,9 +20,16 @@ What gets the final tier at once (`eligible`, `wants_first_tier`):
   call itself will be long;
 * `opt` other than 3, `fastmath`, `parallel`, `cache=True` (the disk cache keeps final code
   only), `tiered=False` or `JITCORE_TIERED=0`;
-* explicit compiles (`f.compile(sig)`, `signatures=`), and everything `inspect` shows.
+* explicit compiles (`f.compile(sig)`, `signatures=`), `jitcore.run`'s loop, and everything
+  `inspect` shows; a later call of a first-tier function with large arguments finishes it
+  first, in the calling thread.
 Final-tier code never calls first-tier code: a final compile first finishes the first-tier
-callees it links against (`session.finish_first_tier`).
+callees it links against, and finishing compiles every first-tier function a specialization
+calls with it, into one library (`session.finish_first_tier`).
+
+The background compile shares LLVM with the foreground: llvmlite serializes its calls, so the
+two interleave call by call (a foreground LLVM call may wait for one background call, ~50 ms
+at most for the bundled kernels) while jitcore's Python stages run beside it.
 
 This module owns the policy, the call counting and the background thread; the compile
 session does the compiling and linking (the thread only runs the jobs it is given).
