@@ -86,7 +86,15 @@ _LOOK_INTO = 16  # containers up to this length are counted by their items
 def _elements(value: object) -> int:
     """How much work an argument may stand for: an array's size, a small container's items'
     (a tuple of arrays), a larger container's length, an integer's magnitude (`sieve(n)`,
-    `simulate(steps)`: an integer argument is often a count), 1 for anything else."""
+    `simulate(steps)`: an integer argument is often a count), 1 for anything else. The common
+    types are told by their exact type first: first-tier calls ask this of every argument."""
+    kind = type(value)
+    if kind is float or kind is bool:
+        return 1
+    if kind is int:
+        return min(abs(value), SMALL_ARGUMENTS)  # type: ignore[arg-type]
+    if kind is np.ndarray:
+        return int(value.size)  # type: ignore[attr-defined]
     if isinstance(value, np.ndarray):
         return int(value.size)
     if isinstance(value, (list, tuple)) and len(value) <= _LOOK_INTO:  # (a, b): arrays inside
