@@ -105,7 +105,6 @@ def run_case(case: Case) -> Result:
     except Exception as exc:
         result.problem, result.bug = f"raised {type(exc).__name__}: {first_line(str(exc))}", True
         return result
-    compiled.finish_tiers()  # a first call on small inputs got first-tier code: time the final
     result.compiled = best_time(compiled, args)
     result.compile_seconds = max(0.0, first - result.compiled)
     diff = difference(case, run(python, args), run(compiled, args))

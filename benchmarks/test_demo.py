@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import demo
 from benchmarks.cases import BY_NAME
-from jitcore import SourceLoc, UnsupportedError, jit
+from jitcore import SourceLoc, UnsupportedError
 
 
 def test_a_compiled_kernel_agrees() -> None:
@@ -18,10 +18,7 @@ def test_a_compiled_kernel_agrees() -> None:
 
 
 def test_a_wrong_result_is_a_bug(monkeypatch: pytest.MonkeyPatch) -> None:
-    def wrong(n: int) -> int:
-        return -1
-
-    monkeypatch.setattr(demo, "fresh_jit", lambda kernel, **options: jit(wrong, **options))
+    monkeypatch.setattr(demo, "fresh_jit", lambda kernel, **options: lambda n: -1)
     result = demo.run_case(BY_NAME["fib"])
     assert result.bug and result.status().startswith("MISMATCH: result: python 17711")
     monkeypatch.setattr(demo, "CASES", (BY_NAME["fib"],))

@@ -52,7 +52,9 @@ class CompileStats:
 
     def __post_init__(self) -> None:
         # what the first call waited for: not the final tier compiled later in the background
-        self.total = sum(v for k, v in self.stages.items() if k != "tier-up")
+        from jitcore.pipeline import TIER_UP_STAGE
+
+        self.total = sum(v for k, v in self.stages.items() if k != TIER_UP_STAGE)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -604,8 +606,8 @@ class Dispatcher:
         sig = self._pick(signature)
         record = self._overloads[sig].record
         stages = {name: record.stages.get(name, 0.0) for name in pipeline.STAGES}
-        if "tier-up" in record.stages:  # its final tier, compiled later (`jitcore.tiering`)
-            stages["tier-up"] = record.stages["tier-up"]
+        if pipeline.TIER_UP_STAGE in record.stages:
+            stages[pipeline.TIER_UP_STAGE] = record.stages[pipeline.TIER_UP_STAGE]
         if record.cache_hit:
             stages = {
                 "parse": record.stages.get("parse", 0.0),

@@ -39,6 +39,9 @@ STAGES: tuple[str, ...] = (
     "machine-code",
 )
 CACHE_STAGE = "cache-load"
+# The final tier of a first-tier specialization, compiled later (`jitcore.tiering`): listed in
+# its stages, never counted in what its first call waited for.
+TIER_UP_STAGE = "tier-up"
 
 
 @dataclass

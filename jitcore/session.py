@@ -388,7 +388,7 @@ def finish_first_tier(dispatcher: Dispatcher, overload: Overload) -> None:
             first = member.keep_alive
             member.native, member.keep_alive = native.callable, native
             member.record.object_code, member.record.final_tier_ir = code, None
-            member.record.stages["tier-up"] = seconds
+            member.record.stages[pipeline.TIER_UP_STAGE] = seconds
             owner.use_final_tier(member, first)
             member.first_tier = False  # last: a thread seeing it sees the rest done
 
@@ -401,18 +401,25 @@ def _first_tier_closure(
     pending = [overload]
     while pending:
         for symbol in pending.pop().record.callees:
-            owner = SYMBOLS.owner(symbol) if symbol not in found else None
-            callee = owner[0].overload(owner[1]) if owner is not None else None
-            if owner is not None and callee is not None and callee.first_tier:
-                found[symbol] = (owner[0], callee)
-                pending.append(callee)
+            callee = _first_tier_callee(symbol) if symbol not in found else None
+            if callee is not None:
+                found[symbol] = callee
+                pending.append(callee[1])
     return list(found.values())
 
 
 def _finish_callees(callees: list[str], skip: set[str]) -> None:
     """Finish the first-tier specializations among `callees` (symbols) not in `skip`."""
     for symbol in callees:
-        owner = SYMBOLS.owner(symbol) if symbol not in skip else None
-        callee = owner[0].overload(owner[1]) if owner is not None else None
-        if owner is not None and callee is not None and callee.first_tier:
-            finish_first_tier(owner[0], callee)
+        callee = _first_tier_callee(symbol) if symbol not in skip else None
+        if callee is not None:
+            finish_first_tier(*callee)
+
+
+def _first_tier_callee(symbol: str) -> tuple[Dispatcher, Overload] | None:
+    """The live first-tier specialization `symbol` names, with its dispatcher, if it is one."""
+    owner = SYMBOLS.owner(symbol)
+    callee = owner[0].overload(owner[1]) if owner is not None else None
+    if owner is None or callee is None or not callee.first_tier:
+        return None
+    return owner[0], callee
