@@ -320,7 +320,7 @@ class Dispatcher:
 
     def finish_tiers(self) -> None:
         """Compile every first-tier specialization at its final tier now, in this thread, and
-        use it (`jitcore.tiering`): what benchmarks call after a first call on small data."""
+        use it (`jitcore.tiering`): to time the final code after a first call on small data."""
         from jitcore import session
 
         for overload in list(self._overloads.values()):
